@@ -1,0 +1,40 @@
+# Two commands on a fresh clone: `make run` and `make test` (see README.md).
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint bench selfplay clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found); set PYTHON=/path/to/python3.11"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo_accounts
+	@echo "Emails are written to var/mail/. Stop everything with Ctrl-C."
+	@trap 'kill 0' INT TERM EXIT; \
+	$(VENV)/bin/celery -A dizzysite worker --beat --loglevel=INFO --concurrency=2 & \
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: install
+	$(PY) bench/run.py
+
+selfplay: install
+	$(PY) manage.py selfplay solitaire-chess --matches 20 --seed 1
+
+clean:
+	rm -rf var db.sqlite3 staticfiles

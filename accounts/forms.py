@@ -1,0 +1,9 @@
+from django import forms
+
+from accounts.models import User
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["display_name", "time_zone"]

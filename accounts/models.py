@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    display_name = models.CharField(
+        max_length=40, blank=True, help_text="Shown to other players instead of your username."
+    )
+    time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def has_verified_email(self) -> bool:
+        return self.emailaddress_set.filter(verified=True).exists()

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("settings/", views.profile, name="profile"),
+]

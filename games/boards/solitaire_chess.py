@@ -1,0 +1,110 @@
+"""Drawing context for Solitaire Chess: the view's grid as cells a template can draw and click.
+
+Everything here comes from the viewer's engine view and legal moves (every card is face up in this
+game, so nothing is hidden, but the rule holds for all games: templates get nothing else).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.presenters import PlayerView, move_json
+
+SUITS = {
+    "S": ("♠", "spades", "black"),
+    "H": ("♥", "hearts", "red"),
+    "D": ("♦", "diamonds", "red"),
+    "C": ("♣", "clubs", "black"),
+}
+RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def card_face(card: str | None) -> dict[str, str] | None:
+    if not card:
+        return None
+    rank, suit = card[:-1], card[-1]
+    symbol, suit_name, colour = SUITS[suit]
+    return {
+        "rank": rank,
+        "suit": suit,
+        "symbol": symbol,
+        "colour": colour,
+        "label": f"{RANK_WORDS.get(rank, rank)} of {suit_name}",
+    }
+
+
+def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
+    view = info.view or {}
+    legal = info.legal
+    selected = params.get("select", "")
+    destinations: dict[str, list[str]] = view.get("destinations", {})
+    swaps: dict[str, dict[str, list[str]]] = view.get("swaps", {})
+    swap_sources = {grey for entries in swaps.values() for grey in entries}
+    if selected not in destinations and selected not in swap_sources:
+        selected = ""
+    legal_json = {move_json(m) for m in legal}
+
+    def legal_or_none(move: dict[str, Any]) -> str | None:
+        text = move_json(move)
+        return text if text in legal_json else None
+
+    last = view.get("last_move") or {}
+    last_squares = {last.get("from"), last.get("to")} - {None}
+    targets = set(destinations.get(selected, []))
+    place = set(view.get("place_squares", []))
+    rows = []
+    for row in view.get("grid", []):
+        cells = []
+        for cell in row:
+            square = cell["square"]
+            piece = cell.get("piece")
+            entry: dict[str, Any] = {
+                "square": square,
+                "kind": cell["kind"],
+                "card": card_face(cell.get("card")),
+                "piece": piece,
+                "mine": piece is not None and piece["owner"] == info.seat,
+                "selectable": square in destinations or square in swap_sources,
+                "selected": square == selected,
+                "last": square in last_squares,
+                "move": None,
+            }
+            if selected and square in targets:
+                entry["move"] = legal_or_none({"type": "move", "from": selected, "to": square})
+            elif not selected and square in place:
+                entry["move"] = legal_or_none({"type": "place", "to": square})
+            cells.append(entry)
+        rows.append(cells)
+
+    swap_moves = []
+    if selected in swap_sources:
+        for removed, entries in sorted(swaps.items()):
+            for target in entries.get(selected, []):
+                move = legal_or_none({"type": "swap", "remove": removed, "from": selected, "to": target})
+                if move:
+                    swap_moves.append({"json": move, "label": f"Remove your piece on {removed}, bring {selected} in to {target}"})
+
+    order_moves = [
+        {"json": move_json(m), "label": "Go first" if m.get("first") else "Go second"}
+        for m in legal
+        if m.get("type") == "order"
+    ]
+    players = []
+    for p in view.get("players", []):
+        stacks = [
+            {"suit": card_face("A" + suit), "cards": [card_face(c) for c in p["stacks"][suit]]} for suit in "SHDC"
+        ]
+        players.append({**p, "stack_list": stacks, "name": info.seats[p["seat"]].name, "spare": range(p["pieces_to_place"])})
+    return {
+        "template": "games/boards/solitaire-chess.html",
+        "rows": rows,
+        "selected": selected,
+        "has_targets": bool(targets),
+        "swap_moves": swap_moves,
+        "order_moves": order_moves,
+        "players": players,
+        "phase": view.get("phase"),
+        "ruleset_name": view.get("ruleset_name"),
+        "may_place": bool(place) and not selected,
+        "last_move": last,
+    }

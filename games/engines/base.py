@@ -1,0 +1,193 @@
+"""The one contract every game engine follows (see ../shared/design/ENGINE.md).
+
+Engines are plain Python: no Django import anywhere under games/engines/ (a test enforces it).
+The state is JSON data (dicts, lists, str, int, bool, None; dict keys are strings). Randomness
+lives in the state (ruling ALL-2): `state["rng"]` holds the secret seed and a draw counter, and
+`draw_rng(state)` gives a generator for one use and advances the counter, so replaying the seed
+plus the move log rebuilds the state exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+State = dict[str, Any]
+Move = dict[str, Any]
+View = dict[str, Any]
+# A log entry: {"text": "...", "audience": "all" | [seat, ...]}. Text may name seats as
+# "{p0}".."{p7}"; the site replaces them with the seats' display names.
+LogEntry = dict[str, Any]
+# A bot: (its seat's view, its legal moves, its own generator) -> a move. It never sees the state.
+Bot = Callable[[View, list[Move], random.Random], Move]
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. The message is shown to the player as it is."""
+
+
+class BadOptions(ValueError):
+    """Match options that do not fit the game. The message is shown to the player."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One match option. kind is "bool", "int" or "choice"."""
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label) for kind "choice"
+    min_value: int | None = None
+    max_value: int | None = None
+    help: str = ""
+
+    def parse(self, raw: Any) -> Any:
+        """Turn a form or command-line value into the option's type, or raise BadOptions."""
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off", ""):
+                return False
+            raise BadOptions(f"{self.label}: expected yes or no, got {raw!r}.")
+        if self.kind == "int":
+            try:
+                value = int(str(raw).strip())
+            except ValueError:
+                raise BadOptions(f"{self.label}: expected a whole number, got {raw!r}.") from None
+            if self.min_value is not None and value < self.min_value:
+                raise BadOptions(f"{self.label}: at least {self.min_value}.")
+            if self.max_value is not None and value > self.max_value:
+                raise BadOptions(f"{self.label}: at most {self.max_value}.")
+            return value
+        if self.kind == "choice":
+            value = str(raw).strip()
+            if value not in {v for v, _ in self.choices}:
+                allowed = ", ".join(v for v, _ in self.choices)
+                raise BadOptions(f"{self.label}: choose one of {allowed}.")
+            return value
+        raise AssertionError(f"unknown option kind {self.kind}")
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended. winners may hold several seats (a team) or none (a draw)."""
+
+    winners: list[int]
+    scores: list[float | int]
+    reason: str
+    draw: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"winners": self.winners, "scores": self.scores, "reason": self.reason, "draw": self.draw}
+
+
+class Engine:
+    """Base class: one instance per game, registered by slug in games/engines/registry.py."""
+
+    slug: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+    # Bots by level; every engine has at least "random".
+    bots: dict[str, Bot] = {}
+    # What a deadline does (ruling ALL-4 / SC-7): "bot" = the site lets a bot play the late
+    # seat's turn; "engine" = the site calls apply_timeout().
+    timeout_policy: str = "engine"
+
+    # --- options -------------------------------------------------------------------------
+    def parse_options(self, raw: dict[str, Any] | None, players: int) -> dict[str, Any]:
+        """Fill defaults, parse values, refuse unknown names. Raises BadOptions."""
+        raw = dict(raw or {})
+        if not self.min_players <= players <= self.max_players:
+            raise BadOptions(f"{self.name} is for {self.min_players} to {self.max_players} players.")
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise BadOptions(f"Unknown option for {self.name}: {', '.join(unknown)}.")
+        return {name: (o.parse(raw[name]) if name in raw else o.default) for name, o in known.items()}
+
+    # --- the game ------------------------------------------------------------------------
+    def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:
+        """The initial state. The only place a seed enters (store it with new_rng)."""
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats that may act now, sorted; several = a simultaneous step; empty = game over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Concrete moves `apply` accepts for this seat now (empty when the seat may not act).
+
+        Must depend only on what the seat may know (a bot is given this list). Where the full set
+        is huge (a Flower Field challenge) an engine may list a representative part and document
+        it; `apply` stays the judge."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
+        """Return (new state, log entries); never mutate `state`. Raise IllegalMove."""
+        raise NotImplementedError
+
+    def apply_timeout(self, state: State, seat: int) -> tuple[State, list[LogEntry]]:
+        """The game's own consequence of `seat` running out of time (policy "engine")."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> View:
+        """What `seat` may know (None = spectator); everything once the game is over (ALL-3)."""
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        """None while the game goes on."""
+        raise NotImplementedError
+
+    def max_moves(self, players: int, options: dict[str, Any]) -> int:
+        """An upper bound on apply() calls in one game; the conformance test holds engines to it."""
+        raise NotImplementedError
+
+    def check_invariants(self, state: State) -> None:
+        """Raise AssertionError if the state breaks a rule of the game (selfplay calls it)."""
+
+    def check_vector(self, case: dict[str, Any]) -> None:
+        """Check one rule-vector case (../shared/vectors); raise AssertionError when it fails.
+
+        A kind the engine does not know must fail, so override and fall back to this."""
+        raise AssertionError(f"{self.slug}: unknown rule-vector kind {case.get('kind')!r}")
+
+
+# --- helpers shared by engines -------------------------------------------------------------
+
+
+def clone(state: State) -> State:
+    return copy.deepcopy(state)
+
+
+def new_rng(seed: int) -> dict[str, Any]:
+    """The generator's state kept in a game state (ALL-2). Never put it in a view."""
+    return {"seed": str(seed), "draws": 0}
+
+
+def draw_rng(state: State) -> random.Random:
+    """A generator for the next chance event of this state; advances the stored counter.
+
+    Call it on the new state inside apply(), never on the input state."""
+    rng_state = state["rng"]
+    digest = hashlib.sha256(f"{rng_state['seed']}:{rng_state['draws']}".encode()).digest()
+    rng_state["draws"] += 1
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def log(text: str, audience: str | list[int] = "all") -> LogEntry:
+    return {"text": text, "audience": audience}
+
+
+def random_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
+    """The `random` level of every game: any legal move."""
+    return rng.choice(legal)

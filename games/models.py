@@ -1,0 +1,189 @@
+"""Matches, their seats and their move logs.
+
+The engine state lives server-side in Match.state with a version number that every applied move
+increments; Match.revision also changes on lobby events (joins, leaves), so a page can tell cheaply
+whether anything it shows has changed. Replaying Match.seed and the Move log rebuilds Match.state
+exactly (tests/test_replay.py).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.engines.registry import GAMES as GAME_NAMES
+
+GAME_CHOICES = list(GAME_NAMES.items())
+
+BOT_LEVELS = [("random", "Random bot"), ("normal", "Normal bot"), ("hard", "Hard bot")]
+
+
+_PLACEHOLDER = re.compile(r"\{p(\d)\}")
+
+
+def fill_names(text: str, names: dict[str, str]) -> str:
+    """Engine texts name seats as {p0}..{p7}; put the players' public names in."""
+    return _PLACEHOLDER.sub(lambda m: names.get(f"p{m.group(1)}", f"seat {int(m.group(1)) + 1}"), text)
+
+
+class TimeControl:
+    """Presets of ruling ALL-1: seconds per turn, reserve periods and the length of one period."""
+
+    PRESETS: dict[str, tuple[str, int, int, int]] = {
+        "daily": ("Daily: 1 day a turn, 5 reserve days", 86400, 5, 86400),
+        "relaxed": ("Relaxed: 3 days a turn, 5 reserve days", 3 * 86400, 5, 86400),
+        "live": ("Live: the game's own tournament clock", 0, 0, 0),  # per-game, see live_figures
+    }
+    # ruling ALL-1: live figures from each seed.
+    LIVE_FIGURES: dict[str, tuple[int, int, int]] = {
+        "doubting-flower-field": (120, 20, 30),
+        "solitaire-chess": (60, 5, 60),
+        "dizzy-duo-battle": (60, 5, 60),
+        "lizzy-ghosties": (120, 5, 60),
+    }
+
+    @classmethod
+    def figures(cls, preset: str, game: str) -> tuple[int, int, int]:
+        if preset == "live":
+            return cls.LIVE_FIGURES[game]
+        _, turn, periods, period = cls.PRESETS[preset]
+        return turn, periods, period
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+        CANCELLED = "cancelled", "Cancelled"
+
+    game = models.CharField(max_length=40, choices=GAME_CHOICES)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+    # The secret seed of ruling ALL-2; never rendered to players.
+    seed = models.CharField(max_length=80, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    revision = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    # Time control (ruling ALL-1); enforced by the deadline sweep.
+    time_preset = models.CharField(max_length=12, default="daily")
+    turn_seconds = models.PositiveIntegerField(default=86400)
+    reserve_periods = models.PositiveIntegerField(default=5)
+    period_seconds = models.PositiveIntegerField(default=86400)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.game_name}"
+
+    @property
+    def game_name(self) -> str:
+        return GAME_NAMES.get(self.game, self.game)
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
+
+    @property
+    def turn_time(self) -> timedelta:
+        return timedelta(seconds=self.turn_seconds)
+
+    def seat_names(self) -> dict[str, str]:
+        """Placeholders {p0}.. of engine log texts -> public seat names."""
+        return {f"p{seat.number}": seat.public_name for seat in self.seats.all()}
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot_level = models.CharField(max_length=12, blank=True, choices=BOT_LEVELS)
+    # An invited user's seat is theirs but not taken until they accept.
+    accepted = models.BooleanField(default=False)
+    to_act = models.BooleanField(default=False, db_index=True)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    reserve_left = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of match {self.match_id}: {self.public_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+    @property
+    def is_filled(self) -> bool:
+        return self.is_bot or (self.user_id is not None and self.accepted)
+
+    @property
+    def public_name(self) -> str:
+        if self.bot_level:
+            return f"{self.get_bot_level_display()} #{self.number + 1}"
+        if self.user_id is None:
+            return f"Open seat #{self.number + 1}"
+        return self.user.public_name
+
+
+class Move(models.Model):
+    """One applied decision, in order. kind "timeout" replays as Engine.apply_timeout."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", "Move"
+        TIMEOUT = "timeout", "Timed out"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # the match version this move produced
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.MOVE)
+    payload = models.JSONField(default=dict)
+    log = models.JSONField(default=list)  # engine log entries with their audiences
+    by_bot = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_move_number")]
+
+    def __str__(self) -> str:
+        return f"move {self.number} of match {self.match_id}"
+
+    def texts_for(self, seat: int | None, everything: bool) -> list[str]:
+        return [entry["text"] for entry in self.log if everything or _audience_has(entry, seat)]
+
+
+def _audience_has(entry: dict[str, Any], seat: int | None) -> bool:
+    audience = entry.get("audience", "all")
+    return audience == "all" or (seat is not None and seat in audience)

@@ -1,0 +1,174 @@
+"""The one place that decides what a viewer of a match gets: templates get nothing else.
+
+A template never receives the Match model (it holds the state and the seed); it gets a MatchInfo
+with public fields and the engine's view for the viewer's seat (ruling ALL-3).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.actions import engine_of, seat_of
+from games.models import BOT_LEVELS, Match, Seat, fill_names
+
+
+
+@dataclass
+class SeatInfo:
+    number: int
+    name: str
+    username: str | None
+    is_bot: bool
+    is_open: bool
+    invited: bool
+    to_act: bool
+    is_viewer: bool
+    won: bool = False
+
+
+@dataclass
+class MatchInfo:
+    id: int
+    game: str
+    game_name: str
+    status: str
+    status_label: str
+    version: int
+    revision: int
+    created_by_id: int
+    created: datetime
+    started: datetime | None
+    ended: datetime | None
+    deadline: datetime | None
+    time_preset: str
+    turn_seconds: int
+    options: dict[str, Any]
+    end_reason: str
+    result: dict[str, Any] | None
+    is_over: bool
+    url: str
+
+
+@dataclass
+class PlayerView:
+    match: MatchInfo
+    seats: list[SeatInfo]
+    seat: int | None  # the viewer's seat number, None for everyone else
+    my_turn: bool
+    view: dict[str, Any] | None  # the engine's view for this seat (ALL-3)
+    legal: list[dict[str, Any]]
+    history: list[tuple[int, list[str]]]
+    board: dict[str, Any] = field(default_factory=dict)  # the game's drawing context
+    lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
+
+
+def match_info(match: Match) -> MatchInfo:
+    return MatchInfo(
+        id=match.pk,
+        game=match.game,
+        game_name=match.game_name,
+        status=match.status,
+        status_label=match.get_status_display(),
+        version=match.version,
+        revision=match.revision,
+        created_by_id=match.created_by_id,
+        created=match.created,
+        started=match.started,
+        ended=match.ended,
+        deadline=match.deadline,
+        time_preset=match.time_preset,
+        turn_seconds=match.turn_seconds,
+        options=match.options,
+        end_reason=match.end_reason,
+        result=match.result,
+        is_over=match.is_over,
+        url=match.get_absolute_url(),
+    )
+
+
+def player_view(match: Match, user, params: dict[str, str] | None = None) -> PlayerView:
+    """What `user` (a seated player, another user or an anonymous visitor) may see of `match`."""
+    seats: list[Seat] = list(match.seats.all())
+    viewer_seat = seat_of(match, user)
+    number = viewer_seat.number if viewer_seat else None
+    engine = engine_of(match)
+    finished = match.status == Match.Status.FINISHED
+    winners = set((match.result or {}).get("winners", []))
+    names = {f"p{s.number}": s.public_name for s in seats}
+
+    view = None
+    legal: list[dict[str, Any]] = []
+    if match.state is not None:
+        view = engine.view(match.state, number)
+        if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
+            legal = engine.legal_moves(match.state, number)
+
+    history = []
+    for move in match.moves.all():
+        texts = [fill_names(t, names) for t in move.texts_for(number, everything=finished)]
+        if texts:
+            history.append((move.number, texts))
+
+    info = PlayerView(
+        match=match_info(match),
+        seats=[
+            SeatInfo(
+                number=s.number,
+                name=s.public_name,
+                username=s.user.username if s.user_id else None,
+                is_bot=s.is_bot,
+                is_open=s.is_open,
+                invited=s.user_id is not None and not s.accepted,
+                to_act=s.to_act,
+                is_viewer=s.number == number,
+                won=s.number in winners,
+            )
+            for s in seats
+        ],
+        seat=number,
+        my_turn=bool(viewer_seat and viewer_seat.to_act),
+        view=view,
+        legal=legal,
+        history=history,
+    )
+    if view is not None:
+        info.board = board_context(match.game, info, params or {})
+    if match.status == Match.Status.OPEN and user.is_authenticated:
+        info.lobby = lobby_choices(match, engine, seats, user)
+    return info
+
+
+def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, Any]:
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    is_creator = match.created_by_id == user.pk
+    has_open = any(s.is_open for s in seats)
+    return {
+        "invited": mine is not None and not mine.accepted,
+        "can_join": mine is None and has_open,
+        "can_leave": mine is not None and not is_creator,
+        "leave_label": "Decline the invitation" if mine is not None and not mine.accepted else "Leave the match",
+        "can_cancel": is_creator,
+        "editable_seats": [s.number for s in seats if is_creator and not (s.user_id and s.accepted)],
+        "bot_levels": [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in engine.bots],
+    }
+
+
+def board_context(game: str, info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
+    """The game's own drawing helper, games/boards/<game>.py: build(info, params) -> dict."""
+    module_name = "games.boards." + game.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        moves = [{"json": move_json(m), "label": ", ".join(f"{k} {v}" for k, v in m.items())} for m in info.legal]
+        return {"moves": moves}
+    return module.build(info, params)
+
+
+def move_json(move: dict[str, Any]) -> str:
+    return json.dumps(move, separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,188 @@
+"""Thin views: find the match, call one action, render what the viewer may see."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import actions
+from games.engines.registry import available_engines
+from games.forms import FillSeatForm, MatchForm
+from games.models import GAME_NAMES, Match, Move, Seat
+from games.presenters import player_view
+
+
+def _match_queryset():
+    return Match.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user")),
+        Prefetch("moves", queryset=Move.objects.only("match_id", "number", "seat", "log").order_by("number")),
+    )
+
+
+def _get_match(match_id: int) -> Match:
+    return get_object_or_404(_match_queryset(), pk=match_id)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "games/landing.html", {"games": GAME_NAMES})
+    seats = (
+        Seat.objects.filter(user=request.user)
+        .select_related("match")
+        .exclude(match__status=Match.Status.CANCELLED)
+        .order_by("-match__id")
+    )
+    your_turn, waiting, invitations, lobby, finished = [], [], [], [], []
+    for seat in seats:
+        match = seat.match
+        if match.status == Match.Status.ACTIVE:
+            (your_turn if seat.to_act else waiting).append(match)
+        elif match.status == Match.Status.OPEN:
+            (lobby if seat.accepted else invitations).append(match)
+        elif len(finished) < 20:
+            finished.append(match)
+    open_matches = (
+        Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True, seats__bot_level="")
+        .exclude(seats__user=request.user)
+        .distinct()[:20]
+    )
+    return render(
+        request,
+        "games/dashboard.html",
+        {
+            "your_turn": your_turn,
+            "waiting": waiting,
+            "invitations": invitations,
+            "lobby": lobby,
+            "finished": finished,
+            "open_matches": open_matches,
+        },
+    )
+
+
+@login_required
+def new_match(request: HttpRequest) -> HttpResponse:
+    engines = available_engines()
+    slug = request.GET.get("game") or request.POST.get("game")
+    if slug not in engines:
+        return render(request, "games/new_match_pick.html", {"engines": engines})
+    engine = engines[slug]
+    form = MatchForm(engine, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = actions.create_match(
+                request.user,
+                slug,
+                form.cleaned_data["seats"],
+                form.cleaned_data["options"],
+                form.cleaned_data["time_preset"],
+            )
+        except actions.ActionError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect(match)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/new_match.html", {"form": form, "engine": engine, "slug": slug}, status=status)
+
+
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board page, or with HTMX just its board fragment; an unchanged poll costs one query."""
+    since = request.GET.get("since")
+    if since is not None and request.htmx:
+        revision = Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
+        if revision is None:
+            raise Http404
+        if str(revision) == since:
+            return HttpResponse(status=204)
+    match = _get_match(match_id)
+    return _render_match(request, match)
+
+
+def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
+    params = {"select": request.GET.get("select", "")[:10]}
+    context = {"pv": player_view(match, request.user, params), "error": error, "poll_seconds": settings.DIZZY_POLL_SECONDS}
+    template = "games/match.html#board" if request.htmx else "games/match.html"
+    return render(request, template, context, status=status)
+
+
+@require_POST
+def move(request: HttpRequest, match_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("match", args=[match_id]))
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1
+    try:
+        actions.do_move(match_id, request.user, version, request.POST.get("move", ""))
+    except actions.ActionError as error:
+        match = get_object_or_404(_match_queryset(), pk=match_id)
+        return _render_match(request, match, str(error), error.status)
+    if request.htmx:
+        return _render_match(request, _get_match(match_id))
+    return redirect("match", match_id)
+
+
+def _lobby_action(request: HttpRequest, match_id: int, action, success: str) -> HttpResponse:
+    try:
+        action(match_id, request.user)
+    except actions.ActionError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, success)
+    return redirect("match", match_id)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, actions.do_join, "You have a seat in this match.")
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        actions.do_leave(match_id, request.user)
+    except actions.ActionError as error:
+        messages.error(request, str(error))
+        return redirect("match", match_id)
+    messages.success(request, "You left the match.")
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _lobby_action(request, match_id, actions.do_cancel, "The match is cancelled.")
+
+
+@require_POST
+@login_required
+def fill_seat(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
+    form = FillSeatForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose open, a bot or a player to invite.")
+        return redirect("match", match_id)
+    try:
+        actions.do_fill_seat(match_id, request.user, seat_number, form.spec())
+    except actions.ActionError as error:
+        messages.error(request, str(error))
+    return redirect("match", match_id)
+
+
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in GAME_NAMES:
+        raise Http404
+    return render(request, f"games/rules/{slug}.html", {"game_name": GAME_NAMES[slug], "slug": slug})
+
+
+def games_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/games.html", {"engines": available_engines(), "games": GAME_NAMES})

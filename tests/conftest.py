@@ -1,0 +1,76 @@
+"""Shared fixtures: users with verified emails, logged-in clients, and real-service checks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+
+import pytest
+from allauth.account.models import EmailAddress
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip with a clear reason when a real part is missing; under CI=true, fail instead."""
+    if condition:
+        return
+    if IN_CI:
+        pytest.fail(f"CI=true but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str, verified: bool = True, **fields):
+        user = django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.com", password="pw-" + username, **fields
+        )
+        EmailAddress.objects.create(user=user, email=user.email, verified=verified, primary=True)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    """An outsider: a verified user with no seat."""
+    return make_user("carol")
+
+
+@pytest.fixture
+def client_for(client):
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    require(path is not None, "Debian's chromium is not installed (apt-get install chromium)")
+    return path

@@ -1,0 +1,40 @@
+"""Helpers for platform tests: start matches and play them through the real actions."""
+
+from __future__ import annotations
+
+import json
+
+from games import actions
+from games.actions import SeatSpec
+from games.engines.registry import get_engine
+from games.models import Match
+
+
+def start_match(creator, others, game="solitaire-chess", options=None) -> Match:
+    """A running match: `others` are users (invited, then accepting) or bot levels as strings."""
+    seats = [SeatSpec("me")]
+    for other in others:
+        seats.append(SeatSpec("bot", other) if isinstance(other, str) else SeatSpec("invite", other.username))
+    match = actions.create_match(creator, game, seats, options or {})
+    for other in others:
+        if not isinstance(other, str):
+            actions.do_join(match.pk, other)
+    match.refresh_from_db()
+    return match
+
+
+def first_legal(match: Match, seat: int) -> dict:
+    return get_engine(match.game).legal_moves(match.state, seat)[0]
+
+
+def user_to_act(match: Match):
+    match.refresh_from_db()
+    return match.seats.filter(to_act=True).select_related("user").first()
+
+
+def post_move(client, match: Match, move: dict, version: int | None = None, **headers):
+    return client.post(
+        f"/matches/{match.pk}/move/",
+        {"version": match.version if version is None else version, "move": json.dumps(move)},
+        **headers,
+    )
