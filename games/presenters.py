@@ -59,6 +59,7 @@ class PlayerView:
     seats: list[SeatInfo]
     seat: int | None  # the viewer's seat number, None for everyone else
     my_turn: bool
+    waiting_for: str  # the names of the seats to act, in words
     view: dict[str, Any] | None  # the engine's view for this seat (ALL-3)
     legal: list[dict[str, Any]]
     history: list[tuple[int, list[str]]]
@@ -131,6 +132,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
         ],
         seat=number,
         my_turn=bool(viewer_seat and viewer_seat.to_act),
+        waiting_for=" and ".join(s.public_name for s in seats if s.to_act),
         view=view,
         legal=legal,
         history=history,

@@ -129,8 +129,11 @@ SPECIAL_DUO_BONUS = 10
 
 def card_sort_key(card: str) -> tuple[int, int, int, int]:
     """Head, body, tail; then colour, pattern, plain before golden: a tidy order for a hand."""
-    c = parse(card)
-    return (PARTS.index(c.part), COLOURS.index(c.colour), PATTERNS.index(c.pattern), int(c.golden))
+    key = _SORT_KEYS.get(card)
+    if key is None:
+        c = parse(card)  # raises ValueError for a name that is no card
+        key = (PARTS.index(c.part), COLOURS.index(c.colour), PATTERNS.index(c.pattern), int(c.golden))
+    return key
 
 
 def sort_cards(cards: Iterable[str]) -> list[str]:
@@ -276,6 +279,9 @@ def _all_names() -> dict[str, tuple[int, int]]:
 
 
 _CODE: dict[str, tuple[int, int]] = _all_names()  # every name, golden or not, a deck has or not
+_SORT_KEYS: dict[str, tuple[int, int, int, int]] = {
+    name: (part_index, kind // 6, kind // 2 % 3, kind % 2) for name, (part_index, kind) in _CODE.items()
+}
 
 
 def _lizzy_tables() -> tuple[list[int], list[tuple[str | None, str | None, int, int, bool]]]:

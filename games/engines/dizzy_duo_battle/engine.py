@@ -1,0 +1,804 @@
+"""Dizzy Duo Battle: the rules of seed 000 with rulings DD-1 to DD-9 as an engine (see base.py).
+
+A round: everyone still in holds 6 cards; in turn each takes the top open or the top blind card and
+discards one card on the open pile (DD-6). Once every player has had 3 turns, a player holding two
+valid Lizzies may attack instead of a turn; a player's 10th turn must be an attack (DD-7). The
+attacker fights every other player; lives change, the cards are dealt again (DD-8).
+
+Moves (JSON):
+    {"type": "take", "from": "open"}         take the top card of the open pile
+    {"type": "take", "from": "blind"}        take the top card of the blind pile
+    {"type": "discard", "card": "head-red-dots"}   put a hand card on the open pile (ends the turn)
+    {"type": "attack"}                       attack instead of a turn (turns the top blind card)
+    {"type": "attack", "card": "head-..."}   main-attack rule (DD-9): after taking, attack by
+                                             discarding this head card
+
+A turn is two decisions (take, then discard): `to_act` stays on the same seat between them.
+
+State (JSON): piles are lists whose LAST element is the top card; hands are kept sorted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.engines import dizzy_cards as cards
+from games.engines.base import (
+    Engine,
+    IllegalMove,
+    LogEntry,
+    Move,
+    Option,
+    Result,
+    State,
+    View,
+    draw_rng,
+    log,
+    new_rng,
+    random_bot,
+)
+from games.engines.dizzy_duo_battle.bots import normal_bot
+
+HAND_SIZE = 6
+TURNS_BEFORE_ATTACK = 3  # ruling DD-7
+FORCED_ATTACK_TURN = 10  # ruling DD-7: the 10th turn of a round must be an attack
+MAX_ROUNDS = 50  # ruling DD-8
+
+
+def _seat(seat: int) -> str:
+    return f"{{p{seat}}}"  # the site puts the seat's display name here
+
+
+def _json_copy(value: Any) -> Any:
+    # The state is JSON data: a plain recursive copy is several times faster than copy.deepcopy.
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    return value
+
+
+def _copy(state: State) -> State:
+    """A copy for apply() to change. Finished battle records are never changed once written, so
+    the copy shares them (copying up to 50 battles every move was the slowest part of a game)."""
+    new = _json_copy({key: value for key, value in state.items() if key != "battles"})
+    new["battles"] = list(state["battles"])
+    return new
+
+
+def _card_words(card: str) -> str:
+    return "the " + cards.describe(card)
+
+
+def _duo_words(arrangement: dict[str, Any]) -> str:
+    if not arrangement["lizzies"]:
+        return "no Lizzy (power 0)"
+    lizzies = "; ".join(
+        " / ".join(cards.describe(c) for c in lizzy["cards"]) + f" ({lizzy['summary']}: {lizzy['power']})"
+        for lizzy in arrangement["lizzies"]
+    )
+    return f"{lizzies}; power {arrangement['breakdown']}"
+
+
+class DizzyDuoBattle(Engine):
+    slug = "dizzy-duo-battle"
+    name = "Dizzy Duo Battle"
+    min_players = 2  # ruling DD-1
+    max_players = 6
+    options = (
+        Option(
+            "lives", "int", 20, "Lives", min_value=1, max_value=500, help="Lives each player starts with."
+        ),
+        Option(
+            "lifeline",
+            "bool",
+            False,
+            "Lifeline",
+            help="A player who falls to 0 returns once, with the fewest lives of the players still in.",
+        ),
+        Option(
+            "points_target",
+            "int",
+            0,
+            "Points target",
+            min_value=0,
+            max_value=1000,
+            help="0: play for lives. Above 0: play for points from 0; only the winner of a fight scores "
+            "and the first to reach the target wins (lives and lifeline then do not apply).",
+        ),
+        Option(
+            "open_battles",
+            "bool",
+            False,
+            "Open battles",
+            help="Every Dizzy Duo of an attack is shown to everyone.",
+        ),
+        Option(
+            "main_attack",
+            "bool",
+            False,
+            "Main attack",
+            help="Attack by taking a card and discarding a head card instead of turning a blind card.",
+        ),
+    )
+    bots = {"random": random_bot, "normal": normal_bot}
+    timeout_policy = "bot"  # ruling ALL-4: a bot plays the late turn
+
+    # --- setup ---------------------------------------------------------------------------
+    def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:
+        options = self.parse_options(options, players)
+        points = options["points_target"] > 0
+        start = 0 if points else options["lives"]
+        state: State = {
+            "players": players,
+            "options": options,
+            "rng": new_rng(seed),
+            "scoring": "points" if points else "lives",
+            "start_lives": start,
+            "lives": [start] * players,
+            "out": [False] * players,
+            "lifeline_used": [False] * players,
+            "round": 0,
+            "round_starter": 0,
+            "current": 0,
+            "phase": "take",
+            "hands": [[] for _ in range(players)],
+            "blind": [],
+            "open": [],
+            "turns": [0] * players,
+            "taken": None,
+            "history": [],
+            "battles": [],
+            "result": None,
+        }
+        # ruling DD-1: the first player of round 1 is drawn at random.
+        first = draw_rng(state).randrange(players)
+        self._start_round(state, first)
+        return state
+
+    def _start_round(self, state: State, starter: int) -> None:
+        """Gather and shuffle all 54 cards, deal 6 to each player still in, turn one open (DD-8)."""
+        deck = list(cards.DECK)
+        draw_rng(state).shuffle(deck)
+        players = state["players"]
+        state["round"] += 1
+        state["round_starter"] = starter
+        state["current"] = starter
+        state["phase"] = "take"
+        state["taken"] = None
+        state["history"] = []
+        state["turns"] = [0] * players
+        state["hands"] = [[] for _ in range(players)]
+        for seat in self._seats_from(state, starter):
+            state["hands"][seat] = cards.sort_cards(deck.pop() for _ in range(HAND_SIZE))
+        state["blind"] = deck
+        state["open"] = [state["blind"].pop()]
+
+    # --- small rules helpers -------------------------------------------------------------
+    @staticmethod
+    def _in(state: State) -> list[int]:
+        return [seat for seat in range(state["players"]) if not state["out"][seat]]
+
+    def _seats_from(self, state: State, seat: int) -> list[int]:
+        """Players still in, clockwise, starting with `seat` (when in) — seat order."""
+        players = state["players"]
+        return [s for s in ((seat + k) % players for k in range(players)) if not state["out"][s]]
+
+    def _next_in(self, state: State, seat: int) -> int:
+        players = state["players"]
+        for k in range(1, players + 1):
+            candidate = (seat + k) % players
+            if not state["out"][candidate]:
+                return candidate
+        raise AssertionError("nobody is in")
+
+    @staticmethod
+    def _forced(state: State, seat: int) -> bool:
+        # ruling DD-7: a player whose 10th turn of the round comes with no attack yet must attack.
+        return state["turns"][seat] >= FORCED_ATTACK_TURN - 1
+
+    def _turns_block(self, state: State) -> str | None:
+        # ruling DD-7: an attack needs every player still in to have taken 3 turns this round.
+        fewest = min(state["turns"][s] for s in self._in(state))
+        if fewest >= TURNS_BEFORE_ATTACK:
+            return None
+        return (
+            f"You cannot attack yet: every player needs {TURNS_BEFORE_ATTACK} turns this round "
+            f"(the fewest so far is {fewest})."
+        )
+
+    def _attack_block(self, state: State, seat: int) -> str | None:
+        """Why `seat` may not attack right now (None: it may), as a player reads it."""
+        if state["phase"] == "over":
+            return "The game is over."
+        if state["out"][seat]:
+            return "You are out of the game."
+        if seat != state["current"]:
+            return "You may attack only on your own turn."
+        main = state["options"]["main_attack"]
+        if state["phase"] == "take":
+            if main:
+                return "Main attack rule: take a card first, then attack by discarding a head card."
+            if self._forced(state, seat):
+                return None
+            return self._turns_block(state) or (
+                None
+                if cards.has_two_lizzies(state["hands"][seat])
+                else "You cannot attack: you need two Lizzies in your hand."
+            )
+        if not main:
+            return "You already took a card this turn: discard one."
+        if self._forced(state, seat):
+            return None
+        blocked = self._turns_block(state)
+        if blocked:
+            return blocked
+        if not self._main_attack_heads(state["hands"][seat]):
+            return (
+                "You cannot attack: you need a head card to discard that leaves two Lizzies in the six "
+                "cards you keep."
+            )
+        return None
+
+    @staticmethod
+    def _main_attack_heads(hand: list[str]) -> list[str]:
+        """Ruling DD-9 main attack: the head cards whose discard keeps two valid Lizzies."""
+        heads = []
+        for card in sorted(set(hand)):
+            if cards.part_of(card) == "head":
+                rest = list(hand)
+                rest.remove(card)
+                if cards.has_two_lizzies(rest):
+                    heads.append(card)
+        return heads
+
+    @staticmethod
+    def _forced_main_attack_cards(hand: list[str]) -> list[str]:
+        # Table rule: a forced main attack discards a head card; a hand with no head discards any.
+        heads = sorted({c for c in hand if cards.part_of(c) == "head"})
+        return heads or sorted(set(hand))
+
+    # --- the contract --------------------------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        return [] if state["phase"] == "over" else [state["current"]]
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["phase"] == "over" or seat != state["current"]:
+            return []
+        main = state["options"]["main_attack"]
+        hand = state["hands"][seat]
+        forced = self._forced(state, seat)
+        if state["phase"] == "take":
+            if forced and not main:
+                return [{"type": "attack"}]
+            moves: list[Move] = []
+            if state["open"]:
+                moves.append({"type": "take", "from": "open"})
+            moves.append({"type": "take", "from": "blind"})
+            if not main and self._attack_block(state, seat) is None:
+                moves.append({"type": "attack"})
+            return moves
+        if main and forced:
+            return [{"type": "attack", "card": c} for c in self._forced_main_attack_cards(hand)]
+        moves = [{"type": "discard", "card": c} for c in sorted(set(hand), key=cards.card_sort_key)]
+        if main and self._attack_block(state, seat) is None:
+            moves += [{"type": "attack", "card": c} for c in self._main_attack_heads(hand)]
+        return moves
+
+    def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
+        if state["phase"] == "over":
+            raise IllegalMove("The game is over.")
+        if seat != state["current"]:
+            raise IllegalMove("It is not your turn.")
+        if not isinstance(move, dict):
+            raise IllegalMove('A move is a JSON object such as {"type": "take", "from": "open"}.')
+        kind = move.get("type")
+        if kind not in ("take", "discard", "attack"):
+            raise IllegalMove(f"Unknown move {kind!r}: take, discard or attack.")
+        new = _copy(state)
+        logs: list[LogEntry] = []
+        if state["phase"] == "take":
+            if kind == "take":
+                self._take(new, seat, move, logs)
+            elif kind == "attack":
+                self._attack_by_blind(new, seat, move, logs)
+            else:
+                raise IllegalMove("Take a card first, from the open or the blind pile.")
+        else:
+            if kind == "discard":
+                self._discard(new, seat, move, logs)
+            elif kind == "attack":
+                self._attack_by_head(new, seat, move, logs)
+            else:
+                raise IllegalMove("You already took a card this turn: now discard one.")
+        return new, logs
+
+    # --- moves ---------------------------------------------------------------------------
+    def _ensure_blind(self, state: State, logs: list[LogEntry]) -> None:
+        # ruling DD-6: when a blind card is needed and none is left, the open pile but its top card
+        # is shuffled into a new blind pile.
+        if state["blind"]:
+            return
+        top = state["open"].pop()
+        pile = state["open"]
+        draw_rng(state).shuffle(pile)
+        state["blind"], state["open"] = pile, [top]
+        logs.append(
+            log("The blind pile ran out: the open pile but its top card was shuffled into a new one.")
+        )
+
+    def _take(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
+        source = move.get("from")
+        if self._forced(state, seat) and not state["options"]["main_attack"]:
+            raise IllegalMove(f"This is your {FORCED_ATTACK_TURN}th turn this round: you must attack.")
+        if source == "open":
+            if not state["open"]:
+                raise IllegalMove("The open pile is empty: take the blind card.")
+            card = state["open"].pop()
+            logs.append(log(f"{_seat(seat)} took {_card_words(card)} from the open pile."))
+        elif source == "blind":
+            self._ensure_blind(state, logs)
+            card = state["blind"].pop()
+            logs.append(log(f"{_seat(seat)} took a card from the blind pile."))
+            logs.append(log(f"You drew {_card_words(card)}.", [seat]))
+        else:
+            raise IllegalMove('Take from "open" or "blind".')
+        state["hands"][seat] = cards.sort_cards(state["hands"][seat] + [card])
+        state["taken"] = {"card": card, "from": source}
+        state["phase"] = "discard"
+
+    def _discard(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
+        card = move.get("card")
+        hand = state["hands"][seat]
+        if self._forced(state, seat) and state["options"]["main_attack"]:
+            raise IllegalMove(
+                f"This is your {FORCED_ATTACK_TURN}th turn this round: you must attack by discarding a "
+                "head card."
+            )
+        if not isinstance(card, str) or card not in hand:
+            raise IllegalMove("You do not hold that card.")
+        hand.remove(card)
+        state["open"].append(card)
+        taken = state["taken"]
+        state["history"].append(
+            {"seat": seat, "from": taken["from"], "took": taken["card"], "discarded": card}
+        )
+        state["turns"][seat] += 1
+        state["taken"] = None
+        state["phase"] = "take"
+        state["current"] = self._next_in(state, seat)
+        logs.append(log(f"{_seat(seat)} discarded {_card_words(card)}."))
+
+    def _attack_by_blind(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
+        blocked = self._attack_block(state, seat)
+        if blocked:
+            raise IllegalMove(blocked)
+        if "card" in move:
+            raise IllegalMove("Attack by turning the blind card: the move names no card.")
+        # ruling DD-7: the top blind card goes face up on the open pile (DD-6 if the blind is empty).
+        self._ensure_blind(state, logs)
+        card = state["blind"].pop()
+        state["open"].append(card)
+        logs.append(
+            log(f"{_seat(seat)} attacks! The blind card, {_card_words(card)}, goes on the open pile.")
+        )
+        self._battle(state, seat, card, "blind", logs)
+
+    def _attack_by_head(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
+        blocked = self._attack_block(state, seat)
+        if blocked:
+            raise IllegalMove(blocked)
+        card = move.get("card")
+        hand = state["hands"][seat]
+        if not isinstance(card, str) or card not in hand:
+            raise IllegalMove("You do not hold that card.")
+        if self._forced(state, seat):
+            if card not in self._forced_main_attack_cards(hand):
+                raise IllegalMove("Main attack rule: attack by discarding a head card.")
+        elif cards.part_of(card) != "head":
+            raise IllegalMove("Main attack rule: attack by discarding a head card.")
+        elif card not in self._main_attack_heads(hand):
+            raise IllegalMove("You cannot attack: the six cards you keep need two Lizzies.")
+        # ruling DD-9 main attack: the head card is the attack card, discarded face up.
+        hand.remove(card)
+        state["open"].append(card)
+        state["taken"] = None
+        logs.append(log(f"{_seat(seat)} attacks, discarding {_card_words(card)}!"))
+        self._battle(state, seat, card, "head", logs)
+
+    # --- battle and round end ------------------------------------------------------------
+    def _battle(
+        self, state: State, attacker: int, attack_card: str, attack_kind: str, logs: list[LogEntry]
+    ) -> None:
+        players = state["players"]
+        points = state["scoring"] == "points"
+        fighters = self._seats_from(state, attacker)
+        # ruling DD-7: the order of fights does not change the result, so they go in seat order.
+        defenders = fighters[1:]
+        arrangements: list[dict[str, Any] | None] = [None] * players
+        powers: list[int | None] = [None] * players
+        for seat in fighters:
+            arrangement = cards.best_arrangement(state["hands"][seat]).as_dict()  # ruling DD-2
+            arrangements[seat] = arrangement
+            powers[seat] = arrangement["power"]
+        open_battles = state["options"]["open_battles"]
+        everyone_sees = "all" if open_battles else None
+        logs.append(log(f"{_seat(attacker)} attacks with power {powers[attacker]}."))
+        changes = [0] * players
+        fights = []
+        for defender in defenders:
+            attack_power, defence_power = powers[attacker], powers[defender]
+            assert attack_power is not None and defence_power is not None
+            attacker_change = defender_change = 0
+            winner: int | None = None
+            # The winner gains the loser's power; the loser loses the winner's power (in points
+            # mode, ruling DD-9, scores only rise: the loser loses nothing). Equal: nothing (DD-7).
+            if attack_power > defence_power:
+                winner = attacker
+                attacker_change = defence_power
+                defender_change = 0 if points else -attack_power
+            elif defence_power > attack_power:
+                winner = defender
+                defender_change = attack_power
+                attacker_change = 0 if points else -defence_power
+            changes[attacker] += attacker_change
+            changes[defender] += defender_change
+            fights.append(
+                {
+                    "defender": defender,
+                    "attacker_power": attack_power,
+                    "defender_power": defence_power,
+                    "winner": winner,
+                    "attacker_change": attacker_change,
+                    "defender_change": defender_change,
+                }
+            )
+            # ruling DD-7: the two fighters see each other's Dizzy Duo (everyone, with open battles).
+            audience = everyone_sees or [attacker, defender]
+            logs.append(
+                log(f"{_seat(attacker)}'s Dizzy Duo: {_duo_words(arrangements[attacker])}.", audience)
+            )
+            logs.append(
+                log(f"{_seat(defender)}'s Dizzy Duo: {_duo_words(arrangements[defender])}.", audience)
+            )
+            if winner is None:
+                outcome = "a draw: nobody gains or loses"
+            else:
+                loser = defender if winner == attacker else attacker
+                won = attacker_change if winner == attacker else defender_change
+                lost = -(defender_change if winner == attacker else attacker_change)
+                word = "points" if points else "lives"
+                outcome = f"{_seat(winner)} wins and gains {won} {word}"
+                if not points:
+                    outcome += f", {_seat(loser)} loses {lost}"
+            logs.append(
+                log(
+                    f"Fight {_seat(attacker)} ({attack_power}) against {_seat(defender)} "
+                    f"({defence_power}): {outcome}."
+                )
+            )
+        # ruling DD-8: lives change after all fights.
+        for seat in range(players):
+            state["lives"][seat] += changes[seat]
+        battle = {
+            "round": state["round"],
+            "attacker": attacker,
+            "attack_card": attack_card,
+            "attack_kind": attack_kind,
+            "defenders": defenders,
+            "arrangements": arrangements,
+            "powers": powers,
+            "fights": fights,
+            "changes": changes,
+            "fallen": [],
+            "lifelines": [],
+            "lives_after": [],
+        }
+        state["battles"].append(battle)
+        self._end_round(state, attacker, battle, logs)
+
+    def _end_round(self, state: State, attacker: int, battle: dict[str, Any], logs: list[LogEntry]) -> None:
+        lives = state["lives"]
+        if state["scoring"] == "lives":
+            # ruling DD-8: a player at 0 or below is out.
+            fallen = [s for s in self._in(state) if lives[s] <= 0]
+            for seat in fallen:
+                state["out"][seat] = True
+            battle["fallen"] = fallen
+            if state["options"]["lifeline"] and fallen:
+                # ruling DD-9 lifeline: they return once, with the lowest lives among those still in.
+                still_in = self._in(state)
+                lowest = min(lives[s] for s in still_in)
+                for seat in fallen:
+                    if not state["lifeline_used"][seat]:
+                        battle["lifelines"].append({"seat": seat, "from": lives[seat], "to": lowest})
+                        lives[seat] = lowest
+                        state["out"][seat] = False
+                        state["lifeline_used"][seat] = True
+        battle["lives_after"] = list(lives)
+        self._log_round_end(state, battle, logs)
+        result = self._final_result(state)
+        if result is not None:
+            state["result"] = result.as_dict()
+            state["phase"] = "over"
+            state["current"] = None
+            state["taken"] = None
+            logs.append(log(result.reason))
+            return
+        self._start_round(state, self._next_in(state, attacker))
+        logs.append(log(f"Round {state['round']} begins: {_seat(state['round_starter'])} starts."))
+
+    def _log_round_end(self, state: State, battle: dict[str, Any], logs: list[LogEntry]) -> None:
+        returned = {entry["seat"]: entry for entry in battle["lifelines"]}
+        for seat in battle["fallen"]:
+            if seat in returned:
+                entry = returned[seat]
+                logs.append(
+                    log(
+                        f"{_seat(seat)} fell to {entry['from']} lives and returns once with {entry['to']} "
+                        "(lifeline)."
+                    )
+                )
+            else:
+                logs.append(log(f"{_seat(seat)} has no lives left and is out."))
+        word = "Points" if state["scoring"] == "points" else "Lives"
+        table = ", ".join(f"{_seat(s)} {state['lives'][s]}" for s in range(state["players"]))
+        logs.append(log(f"{word} after round {state['round']}: {table}."))
+
+    def _final_result(self, state: State) -> Result | None:
+        lives = list(state["lives"])
+        word = "points" if state["scoring"] == "points" else "lives"
+        if state["scoring"] == "points":
+            # ruling DD-9 points: the first to reach the target wins; several in one round: the
+            # highest, and equal highest is a draw.
+            target = state["options"]["points_target"]
+            reached = [s for s in range(state["players"]) if lives[s] >= target]
+            if reached:
+                return self._most(lives, reached, f"reached {target} points")
+        else:
+            still_in = self._in(state)
+            if len(still_in) == 1:
+                winner = still_in[0]
+                return Result([winner], lives, f"{_seat(winner)} is the last player with lives left.")
+            if not still_in:  # cannot happen: a fight's winner never loses lives; kept as a guard
+                return Result([], lives, "Nobody has lives left: a draw.", draw=True)
+        if state["round"] >= MAX_ROUNDS:
+            # ruling DD-8: after 50 rounds the most lives (points) wins; equal: a draw.
+            return self._most(
+                lives, list(range(state["players"])), f"has the most {word} after {MAX_ROUNDS} rounds"
+            )
+        return None
+
+    @staticmethod
+    def _most(lives: list[int], seats: list[int], why: str) -> Result:
+        best = max(lives[s] for s in seats)
+        top = [s for s in seats if lives[s] == best]
+        if len(top) == 1:
+            return Result(top, lives, f"{_seat(top[0])} {why} and wins.")
+        names = ", ".join(_seat(s) for s in top)
+        return Result([], lives, f"A draw: {names} share the lead with {best}.", draw=True)
+
+    # --- what a seat may know ------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        over = state["phase"] == "over"
+        players = state["players"]
+        playing = seat is not None and 0 <= seat < players
+        mine = playing and not over and state["current"] == seat
+        taken = state["taken"]
+        current_take = None
+        if taken is not None:
+            # Taking the open card is seen by all; a blind card only by its taker (ALL-3).
+            visible = taken["from"] == "open" or mine or over
+            current_take = {"from": taken["from"], "card": taken["card"] if visible else None}
+        view: View = {
+            "game": self.slug,
+            "players": players,
+            "seat": seat,
+            "options": dict(state["options"]),
+            "scoring": state["scoring"],
+            "start_lives": state["start_lives"],
+            "lives": list(state["lives"]),
+            "out": list(state["out"]),
+            "lifeline_used": list(state["lifeline_used"]),
+            "round": state["round"],
+            "max_rounds": MAX_ROUNDS,
+            "round_starter": state["round_starter"],
+            "phase": state["phase"],
+            "current": state["current"],
+            "current_take": current_take,
+            "turns": list(state["turns"]),
+            "turns_before_attack": TURNS_BEFORE_ATTACK,
+            "forced_attack_turn": FORCED_ATTACK_TURN,
+            "hand_sizes": [len(hand) for hand in state["hands"]],
+            "open_top": state["open"][-1] if state["open"] else None,
+            "open_pile": list(state["open"]),  # every card in it was put there face up
+            "blind_size": len(state["blind"]),  # never its order or content
+            "history": [self._history_entry(entry, seat, over) for entry in state["history"]],
+            "last_battle": self._battle_for(state["battles"][-1], state, seat) if state["battles"] else None,
+            "battle_log": [
+                {
+                    "round": b["round"],
+                    "attacker": b["attacker"],
+                    "powers": b["powers"],
+                    "changes": b["changes"],
+                    "lives_after": b["lives_after"],
+                }
+                for b in state["battles"]
+            ],
+            "result": state["result"],
+            "hand": None,
+            "best": None,
+            "discard_choices": [],
+            "can_attack": False,
+            "attack_blocked": None if over else "Spectators do not play.",
+            "must_attack": False,
+            "attack_cards": [],
+        }
+        if playing:
+            hand = state["hands"][seat]
+            view["hand"] = list(hand)
+            view["best"] = cards.best_arrangement(hand).as_dict() if hand else None
+            blocked = (
+                self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
+            )
+            view["attack_blocked"] = blocked
+            view["can_attack"] = blocked is None
+            view["must_attack"] = mine and self._forced(state, seat)
+            if mine and state["phase"] == "discard":
+                view["discard_choices"] = self._discard_choices(hand)
+                if state["options"]["main_attack"] and blocked is None:
+                    view["attack_cards"] = (
+                        self._forced_main_attack_cards(hand)
+                        if self._forced(state, seat)
+                        else self._main_attack_heads(hand)
+                    )
+        if over:
+            # ruling ALL-3: after the end everything is public (but never the seed, ALL-2).
+            view["hands"] = [list(hand) for hand in state["hands"]]
+            view["blind"] = list(state["blind"])
+        return view
+
+    @staticmethod
+    def _discard_choices(hand: list[str]) -> list[dict[str, Any]]:
+        """For each card the player may discard: the power and attack chance of the six kept."""
+        choices = []
+        for card in sorted(set(hand), key=cards.card_sort_key):
+            rest = list(hand)
+            rest.remove(card)
+            choices.append(
+                {"card": card, "power": cards.hand_power(rest), "two_lizzies": cards.has_two_lizzies(rest)}
+            )
+        return choices
+
+    @staticmethod
+    def _history_entry(entry: dict[str, Any], seat: int | None, over: bool) -> dict[str, Any]:
+        visible = entry["from"] == "open" or entry["seat"] == seat or over
+        return {
+            "seat": entry["seat"],
+            "from": entry["from"],
+            "took": entry["took"] if visible else None,
+            "discarded": entry["discarded"],
+        }
+
+    @staticmethod
+    def _battle_for(battle: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+        """A battle as `seat` may see it: every power and life change; the duos per ruling DD-7."""
+        attacker = battle["attacker"]
+        fighters = [attacker] + battle["defenders"]
+        if state["phase"] == "over" or state["options"]["open_battles"]:
+            shown = set(fighters)
+        elif seat == attacker:
+            shown = set(fighters)  # the attacker fought everyone
+        elif seat in battle["defenders"]:
+            shown = {seat, attacker}
+        else:
+            shown = set()
+        result = dict(battle)
+        result["arrangements"] = [
+            arrangement if index in shown else None
+            for index, arrangement in enumerate(battle["arrangements"])
+        ]
+        result["duos_shown"] = sorted(shown)
+        return result
+
+    # --- end, bounds, checks -------------------------------------------------------------
+    def result(self, state: State) -> Result | None:
+        if state["result"] is None:
+            return None
+        return Result(**state["result"])
+
+    def max_moves(self, players: int, options: dict[str, Any]) -> int:
+        # A round has at most 9 normal turns per player (the 10th must be an attack, DD-7), each two
+        # apply() calls (take, discard), then one attack: one call, or two with the main-attack rule
+        # (take, then attack by discarding a head). Every round ends with an attack and there are at
+        # most 50 rounds (DD-8). Players who are out only lower the count.
+        per_round = players * (FORCED_ATTACK_TURN - 1) * 2 + 2
+        return MAX_ROUNDS * per_round
+
+    def check_invariants(self, state: State) -> None:
+        players = state["players"]
+        everywhere = [c for hand in state["hands"] for c in hand] + state["blind"] + state["open"]
+        assert Counter(everywhere) == Counter(cards.DECK), "the 54 cards are not each in one place"
+        assert 1 <= state["round"] <= MAX_ROUNDS
+        over = state["phase"] == "over"
+        assert state["phase"] in ("take", "discard", "over")
+        assert (state["result"] is not None) == over
+        points = state["scoring"] == "points"
+        # Lives: the start plus every fight's changes plus every lifeline return.
+        for seat in range(players):
+            expected = state["start_lives"]
+            for battle in state["battles"]:
+                expected += battle["changes"][seat]
+                expected += sum(e["to"] - e["from"] for e in battle["lifelines"] if e["seat"] == seat)
+            assert state["lives"][seat] == expected, f"lives of seat {seat} do not add up"
+        for battle in state["battles"]:
+            totals = [0] * players
+            for fight in battle["fights"]:
+                a, d = battle["attacker"], fight["defender"]
+                pa, pd = fight["attacker_power"], fight["defender_power"]
+                assert (pa, pd) == (battle["powers"][a], battle["powers"][d])
+                if pa > pd:
+                    assert (fight["attacker_change"], fight["defender_change"]) == (pd, 0 if points else -pa)
+                elif pd > pa:
+                    assert (fight["attacker_change"], fight["defender_change"]) == (0 if points else -pd, pa)
+                else:
+                    assert (fight["attacker_change"], fight["defender_change"]) == (0, 0)
+                totals[a] += fight["attacker_change"]
+                totals[d] += fight["defender_change"]
+            assert totals == battle["changes"]
+        for seat in range(players):
+            if points:
+                assert not state["out"][seat] and state["lives"][seat] >= 0
+            else:
+                assert state["out"][seat] == (state["lives"][seat] <= 0), (
+                    f"seat {seat}: out does not fit lives"
+                )
+            if state["lifeline_used"][seat]:
+                assert state["options"]["lifeline"] and not points
+        if over:
+            return
+        still_in = self._in(state)
+        assert len(still_in) >= 2 or points
+        current = state["current"]
+        assert current in still_in
+        assert (state["taken"] is not None) == (state["phase"] == "discard")
+        for seat in range(players):
+            size = len(state["hands"][seat])
+            if state["out"][seat]:
+                assert size == 0 and state["turns"][seat] == 0
+            else:
+                expected = HAND_SIZE + (1 if seat == current and state["phase"] == "discard" else 0)
+                assert size == expected, f"seat {seat} holds {size} cards"
+                assert state["turns"][seat] < FORCED_ATTACK_TURN
+                assert state["hands"][seat] == cards.sort_cards(state["hands"][seat])
+        if state["phase"] == "take":
+            assert state["open"], "the open pile is empty at the start of a turn"
+        assert sum(state["turns"]) == len(state["history"])
+
+    def check_vector(self, case: dict[str, Any]) -> None:
+        kind = case.get("kind")
+        if kind == "lizzy":
+            lizzy = case["lizzy"]
+            info = cards.classify(lizzy)
+            got = {
+                "colours": info.colours,
+                "patterns": info.patterns,
+                "valid": info.valid,
+                "double": info.double,
+                "golden": info.golden,
+                "power": cards.lizzy_power(lizzy),
+            }
+            expected = {key: case[key] for key in got}
+            assert got == expected, f"{lizzy}: expected {expected}, got {got}"
+        elif kind == "dizzy_hand_power":
+            power = cards.hand_power(case["hand"])
+            arranged = cards.best_arrangement(case["hand"]).power
+            assert power == arranged == case["power"], (
+                f"{case['hand']}: expected {case['power']}, got {power}"
+            )
+        else:
+            super().check_vector(case)
+
+
+ENGINE = DizzyDuoBattle()

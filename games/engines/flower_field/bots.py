@@ -1,0 +1,434 @@
+"""Doubting Flower Field bots: "random", "normal" and "hard".
+
+A bot sees its seat's view and its legal moves only, and always answers with a move from that list.
+
+What the levels do:
+- normal: challenges every equal pair the opponent's last planting made (legal_moves lists every
+  challenge that could be true, so it checks each against the board and its own hidden flowers);
+  plants one flower that makes no equal pair, away from its own hidden flowers; hides at random;
+  challenges every challenge it cannot prove true; never bluffs.
+- hard: as normal, and it also
+  - plants to leave the opponent without a safe planting (the game's real end: a player who cannot
+    plant without making equal fields loses a life at every redo) with a short look-ahead, and
+    weighs the chance that a cell holds one of the opponent's hidden flowers;
+  - hides its flowers near the centre, where the opponent soon plants on them (each costs them a life)
+    and where they can complete equal fields;
+  - bluffs sometimes, with an empty cell, when it has no safe planting left;
+  - decides a challenge-challenge from the odds: what it knows for sure (cells that cannot hold the
+    opponent's hidden flower, what earlier challenge-challenges proved) and otherwise the opponent's
+    record of honest and false claims.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engines.base import Move, View
+from games.engines.base import random_bot as random_bot
+from games.engines.flower_field.fields import (
+    CELL_INDEX,
+    CELLS,
+    CENTRE,
+    COLOUR_CODE,
+    COLOURS,
+    EMPTY,
+    NEIGHBOURS,
+    PLACEMENTS,
+    PLACEMENTS_OF_CELL,
+    SIZE,
+    codes_of,
+    fields_equal,
+    key_counts,
+    new_keys,
+    placement_key,
+    planting_makes_duplicate,
+)
+
+# A challenge-challenge pays +2 lives of difference when right and costs 1 when wrong: doubt when the
+# chance that the claim is false is above 1/3.
+DOUBT_THRESHOLD = 1 / 3
+
+
+class Knowledge:
+    """What one seat knows, read from its view."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.opponent = 1 - self.seat
+        self.colours = {CELL_INDEX[cell]: colour for cell, colour in view["board"].items()}
+        self.codes = codes_of(self.colours)
+        self.my_hidden = {CELL_INDEX[h["cell"]]: h for h in view["hidden"]}
+        self.my_live = {cell: h["colour"] for cell, h in self.my_hidden.items() if h["status"] == "live"}
+        self.ever_planted = {CELL_INDEX[f["cell"]] for p in view["plantings"] for f in p["flowers"]}
+        explosions = [CELL_INDEX[cell] for cell in view["explosions"]]
+        cancelled = sum(1 for h in self.my_hidden.values() if h["status"] == "cancelled")
+        mine_exploded = sum(1 for h in self.my_hidden.values() if h["status"] == "exploded")
+        # Each cancelled cell was also one of theirs; every explosion not on my flowers was theirs.
+        self.opponent_hidden = 2 - cancelled
+        self.opponent_live = max(0, self.opponent_hidden - (len(explosions) - mine_exploded))
+        # Cells where a challenge-challenge proved the opponent's hidden flower, with possible colours.
+        self.proven: dict[int, set[str]] = {}
+        self.suspected: set[int] = set()  # cells of claims I accepted (truth unknown)
+        self.claimed: set[int] = set()  # every cell the opponent ever claimed
+        self.honest_record = 0
+        self.false_record = 0
+        self.my_claims_accepted = 0
+        self.my_claims_doubted = 0
+        for challenge in view["challenges"]:
+            if not challenge["empty"]:
+                continue
+            if challenge["seat"] == self.seat:
+                if challenge["doubt"] == "accepted":
+                    self.my_claims_accepted += 1
+                elif challenge["doubt"] in ("successful", "failed"):
+                    self.my_claims_doubted += 1
+                continue
+            empty = [CELL_INDEX[c] for c in challenge["empty"]]
+            self.claimed.update(empty)
+            if challenge["doubt"] == "failed":
+                self.honest_record += 1
+                for cell, colours in self._possible_fillings(challenge).items():
+                    self.proven.setdefault(cell, set(COLOURS)).intersection_update(colours)
+            elif challenge["doubt"] == "successful":
+                self.false_record += 1
+            elif challenge["doubt"] == "accepted":
+                self.suspected.update(empty)
+        # A proven or suspected flower is gone once its cell was planted on.
+        self.proven = {c: k for c, k in self.proven.items() if c not in self.ever_planted}
+        self.suspected = {c for c in self.suspected if c not in self.ever_planted and c not in self.proven}
+
+    def _possible_fillings(self, challenge: dict[str, Any]) -> dict[int, set[str]]:
+        """For a claim proved true: the colours each empty cell may have, on the board it was made on."""
+        a = [CELL_INDEX[c] for c in challenge["a"]]
+        b = [CELL_INDEX[c] for c in challenge["b"]]
+        empty = [CELL_INDEX[c] for c in challenge["empty"]]
+        seen = {CELL_INDEX[c]: colour for c, colour in challenge["seen"].items() if colour}
+        found: dict[int, set[str]] = {cell: set() for cell in empty}
+        for filling in _fillings(empty):
+            if fields_equal({**seen, **filling}, a, b):
+                for cell, colour in filling.items():
+                    found[cell].add(colour)
+        return found
+
+    def claimable_by_opponent(self, cell: int) -> bool:
+        """Whether the opponent may still have a live hidden flower on this cell."""
+        if cell in self.colours or cell in self.ever_planted or cell in self.my_hidden:
+            return False
+        return self.opponent_live > 0 and CELLS[cell] != CENTRE
+
+    def explosion_risk(self, cell: int) -> float:
+        """The chance that planting on this cell explodes one of the opponent's hidden flowers."""
+        if cell in self.proven:
+            return 1.0
+        if not self.claimable_by_opponent(cell):
+            return 0.0
+        if cell in self.suspected:
+            return 0.5
+        unknown_live = max(0.0, self.opponent_live - len(self.proven) - 0.5 * len(self.suspected))
+        unknown_cells = sum(
+            1
+            for i in range(SIZE * SIZE)
+            if self.claimable_by_opponent(i) and i not in self.proven and i not in self.suspected
+        )
+        return unknown_live / unknown_cells if unknown_cells else 0.0
+
+
+def _fillings(empty: list[int]) -> list[dict[int, str]]:
+    result: list[dict[int, str]] = [{}]
+    for cell in empty:
+        result = [{**partial, cell: colour} for partial in result for colour in COLOURS]
+    return result
+
+
+def _challenge_cells(move: Move) -> tuple[list[int], list[int]]:
+    return [CELL_INDEX[c] for c in move["a"]], [CELL_INDEX[c] for c in move["b"]]
+
+
+def certain_challenges(know: Knowledge, legal: list[Move]) -> tuple[list[Move], list[Move]]:
+    """Listed challenges this seat knows to be true: (on visible flowers only, using its hidden flowers)."""
+    visible, hidden = [], []
+    for move in legal:
+        if move["type"] != "challenge":
+            continue
+        a, b = _challenge_cells(move)
+        empty = [i for i in set(a + b) if i not in know.colours]
+        if not empty:
+            if fields_equal(know.colours, a, b):
+                visible.append(move)
+        elif all(i in know.my_live for i in empty):
+            if fields_equal({**know.colours, **{i: know.my_live[i] for i in empty}}, a, b):
+                hidden.append(move)
+    return visible, hidden
+
+
+def open_cells(codes: list[int]) -> list[int]:
+    return [
+        i for i in range(SIZE * SIZE) if codes[i] == EMPTY and any(codes[n] != EMPTY for n in NEIGHBOURS[i])
+    ]
+
+
+def safe_singles(codes: list[int], counts: Any, avoid: set[int] = frozenset()) -> list[tuple[int, int]]:
+    """(cell, colour code) plantings of one flower that make no equal fields."""
+    safe = []
+    for cell in open_cells(codes):
+        if cell in avoid:
+            continue
+        for colour in range(3):
+            codes[cell] = colour
+            keys = new_keys(codes, cell)
+            codes[cell] = EMPTY
+            if len(set(keys)) == len(keys) and not any(counts.get(k, 0) for k in keys):
+                safe.append((cell, colour))
+    return safe
+
+
+def _plant_move(flowers: list[tuple[int, int]]) -> Move:
+    flowers = sorted(flowers)
+    return {"type": "plant", "flowers": [{"cell": CELLS[c], "colour": COLOURS[k]} for c, k in flowers]}
+
+
+def _play(cells_colours: list[tuple[int, int]], codes: list[int], counts: Any) -> None:
+    """Put flowers on the board of codes and count their new fields (undo with _unplay)."""
+    for cell, colour in cells_colours:
+        codes[cell] = colour
+    done = set()
+    for cell, _ in cells_colours:
+        for p in PLACEMENTS_OF_CELL[cell]:
+            if p in done:
+                continue
+            done.add(p)
+            key = placement_key(codes, p)
+            if key is not None:
+                counts[key] += 1
+
+
+def _unplay(cells_colours: list[tuple[int, int]], codes: list[int], counts: Any) -> None:
+    done = set()
+    for cell, _ in cells_colours:
+        for p in PLACEMENTS_OF_CELL[cell]:
+            if p in done:
+                continue
+            done.add(p)
+            key = placement_key(codes, p)
+            if key is not None:
+                counts[key] -= 1
+    for cell, _ in cells_colours:
+        codes[cell] = EMPTY
+
+
+# --- the shared turn logic ----------------------------------------------------------------
+
+
+def _choose(view: View, legal: list[Move], rng: random.Random, hard: bool) -> Move:
+    kinds = {move["type"] for move in legal}
+    if "order" in kinds:
+        return rng.choice(legal)
+    if "hide" in kinds:
+        return _hide(view, legal, rng, hard)
+    know = Knowledge(view)
+    if "challenge_challenge" in kinds:
+        return _doubt(know, legal, rng, hard)
+    visible, hidden = certain_challenges(know, legal)
+    if visible:
+        return rng.choice(visible)
+    if hidden:
+        return rng.choice(hidden)
+    if "pass" in kinds:
+        return {"type": "pass"}
+    plant = _plant(know, legal, rng, hard)
+    if plant is not None:
+        return plant
+    # No safe planting: every planting makes equal fields.
+    if hard:
+        bluff = _bluff(know, legal, rng)
+        if bluff is not None:
+            return bluff
+    return _least_bad_planting(know, legal, rng)
+
+
+def _hide(view: View, legal: list[Move], rng: random.Random, hard: bool) -> Move:
+    if not hard:
+        return rng.choice(legal)
+    # Near the centre: the opponent soon plants there (a life each) and fields form there.
+    near = [cell for cell in CELLS if cell != CENTRE and _distance(cell, CENTRE) <= 2]
+    first, second = sorted(rng.sample(near, 2), key=CELL_INDEX.get)
+    move = {
+        "type": "hide",
+        "flowers": [{"cell": first, "colour": rng.choice(COLOURS)}, {"cell": second, "colour": rng.choice(COLOURS)}],
+    }
+    return move if move in legal else rng.choice(legal)
+
+
+def _distance(a: str, b: str) -> int:
+    return abs(ord(a[0]) - ord(b[0])) + abs(int(a[1:]) - int(b[1:]))
+
+
+def _doubt(know: Knowledge, legal: list[Move], rng: random.Random, hard: bool) -> Move:
+    pending = know.view["pending"]
+    a = [CELL_INDEX[c] for c in pending["a"]]
+    b = [CELL_INDEX[c] for c in pending["b"]]
+    empty = [CELL_INDEX[c] for c in pending["empty"]]
+    # The undone planting is part of the board the claim was judged on.
+    colours = dict(know.colours)
+    for flower in pending["undone"]:
+        colours[CELL_INDEX[flower["cell"]]] = flower["colour"]
+    p_false = _chance_false(know, colours, a, b, empty, hard)
+    doubt = p_false > DOUBT_THRESHOLD
+    return {"type": "challenge_challenge"} if doubt else {"type": "accept"}
+
+
+def _chance_false(
+    know: Knowledge, colours: dict[int, str], a: list[int], b: list[int], empty: list[int], hard: bool
+) -> float:
+    if any(not know.claimable_by_opponent(cell) and cell not in know.proven for cell in empty):
+        return 1.0  # a cell that surely holds none of the opponent's live hidden flowers
+    unproven = [cell for cell in empty if cell not in know.proven]
+    if len(unproven) > know.opponent_live - len([c for c in know.proven if c not in empty]):
+        return 1.0  # more claimed flowers than they can have
+    if not unproven:
+        # Every cell proved before: true exactly when some proved colours make the fields equal.
+        for filling in _fillings(empty):
+            if all(filling[cell] in know.proven[cell] for cell in empty):
+                if fields_equal({**colours, **filling}, a, b):
+                    return 0.0
+        return 1.0
+    if not hard:
+        return 1.0  # normal doubts whatever it cannot prove true
+    # The odds, from the opponent's record of claims proved honest or false (smoothed towards honest:
+    # a claim is cheap to refuse only when it is a lie); two unknown cells are twice as unlikely.
+    honesty = (know.honest_record + 2) / (know.honest_record + know.false_record + 3)
+    p_true = honesty ** len(unproven)
+    if len(know.claimed | set(empty)) > know.opponent_hidden:
+        p_true *= 0.3  # they have claimed more cells than they ever had hidden flowers
+    return 1.0 - p_true
+
+
+def _bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move | None:
+    """Sometimes, when stuck, claim a hidden flower on an empty cell the opponent cannot rule out; the
+    more often the opponent accepted my claims, the more often."""
+    accept_rate = (know.my_claims_accepted + 1) / (know.my_claims_accepted + know.my_claims_doubted + 2)
+    if rng.random() > 0.7 * accept_rate:
+        return None
+    options = []
+    for move in legal:
+        if move["type"] != "challenge":
+            continue
+        a, b = _challenge_cells(move)
+        empty = [i for i in set(a + b) if i not in know.colours]
+        if len(empty) == 1 and empty[0] not in know.my_hidden:
+            options.append(move)
+    return rng.choice(options) if options else None
+
+
+def _least_bad_planting(know: Knowledge, legal: list[Move], rng: random.Random) -> Move:
+    singles = [
+        m for m in legal if m["type"] == "plant" and len(m["flowers"]) == 1
+    ]
+    safe_cells = [m for m in singles if CELL_INDEX[m["flowers"][0]["cell"]] not in know.my_live]
+    options = safe_cells or singles or [m for m in legal if m["type"] == "plant"] or legal
+    return rng.choice(options)
+
+
+def _plant(know: Knowledge, legal: list[Move], rng: random.Random, hard: bool) -> Move | None:
+    """A planting that makes no equal fields, or None if there is none."""
+    if not any(m["type"] == "plant" for m in legal):
+        return None
+    codes = list(know.codes)
+    counts = key_counts(codes)
+    avoid = set(know.my_live) | set(know.proven)
+    singles = safe_singles(codes, counts, avoid)
+    if not singles:
+        return None
+    if not hard:
+        return _plant_move([rng.choice(singles)])
+    return _hard_planting(know, codes, counts, singles, rng)
+
+
+def _hidden_chance(know: Knowledge, cell: int, colour: int) -> float:
+    """The chance that the opponent holds a live hidden flower of this colour on this cell."""
+    if cell in know.proven:
+        return 1.0 / len(know.proven[cell]) if COLOURS[colour] in know.proven[cell] else 0.0
+    return know.explosion_risk(cell) / 3
+
+
+def claim_threat(know: Knowledge, codes: list[int], counts: Any, flowers: list[tuple[int, int]]) -> float:
+    """After a planting: the chance-weighted number of fields holding a new flower that the opponent's
+    hidden flowers (one empty cell) would make equal to a field on the board: honest claims against it."""
+    for cell, colour in flowers:
+        codes[cell] = colour
+    threats: dict[tuple[int, int], float] = {}
+    try:
+        for cell, _ in flowers:
+            for p in PLACEMENTS_OF_CELL[cell]:
+                empty = [c for c in PLACEMENTS[p] if codes[c] == EMPTY]
+                if len(empty) != 1 or not know.claimable_by_opponent(empty[0]) and empty[0] not in know.proven:
+                    continue
+                hole = empty[0]
+                for colour in range(3):
+                    chance = _hidden_chance(know, hole, colour)
+                    if chance <= 0:
+                        continue
+                    codes[hole] = colour
+                    if counts.get(placement_key(codes, p), 0):
+                        threats[(hole, colour)] = chance
+                    codes[hole] = EMPTY
+    finally:
+        for cell, _ in flowers:
+            codes[cell] = EMPTY
+    return min(1.0, sum(threats.values()))
+
+
+def _hard_planting(
+    know: Knowledge, codes: list[int], counts: Any, singles: list[tuple[int, int]], rng: random.Random
+) -> Move:
+    risk = {cell: know.explosion_risk(cell) for cell in {c for c, _ in singles}}
+    # Look ahead only when few safe plantings are left: before that, plant where no hidden flower is
+    # likely to explode or to be claimed against the planting.
+    if len(singles) > 24:
+        scored = [(risk[m[0]] + 1.5 * claim_threat(know, codes, counts, [m]), m) for m in singles]
+        low = min(score for score, _ in scored)
+        return _plant_move([rng.choice([m for score, m in scored if score <= low + 1e-9])])
+    best_score = None
+    best: list[list[tuple[int, int]]] = []
+    candidates: list[list[tuple[int, int]]] = [[m] for m in singles]
+    if len(singles) <= 10:
+        # Two flowers change whose turn it is when safe plantings run out.
+        for i, m1 in enumerate(singles):
+            for m2 in singles[i + 1 :]:
+                if m1[0] != m2[0] and not planting_makes_duplicate(codes, counts, [m1, m2]):
+                    candidates.append([m1, m2])
+    for flowers in candidates:
+        score = -3.0 * sum(risk[c] for c, _ in flowers) - 4.5 * claim_threat(know, codes, counts, flowers)
+        _play(flowers, codes, counts)
+        replies = safe_singles(codes, counts)
+        if not replies:
+            score += 100.0  # the opponent has no safe planting left
+        elif len(replies) <= 6 and len(candidates) * len(replies) <= 120:
+            # Do they have a reply that leaves me no safe planting?
+            avoid = set(know.my_live) | set(know.proven)
+            for reply in replies:
+                _play([reply], codes, counts)
+                mine = safe_singles(codes, counts, avoid)
+                _unplay([reply], codes, counts)
+                if not mine:
+                    score -= 50.0
+                    break
+            score -= len(replies) * 0.1
+        else:
+            score -= len(replies) * 0.1
+        _unplay(flowers, codes, counts)
+        if best_score is None or score > best_score + 1e-9:
+            best_score, best = score, [flowers]
+        elif abs(score - best_score) <= 1e-9:
+            best.append(flowers)
+    return _plant_move(rng.choice(best))
+
+
+def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
+    return _choose(view, legal, rng, hard=False)
+
+
+def hard_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
+    return _choose(view, legal, rng, hard=True)

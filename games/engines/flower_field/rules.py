@@ -1,0 +1,706 @@
+"""Doubting Flower Field: the rules as a state machine (see the package docstring for moves and view).
+
+Phases, in order:
+    "order"  the advantage player chooses to go first or second (ruling FF-1)
+    "hide"   both players hide two flowers, a simultaneous step (FF-2)
+    "play"   the player on turn plants, challenges or gives up (FF-3 to FF-6); after a successful
+             challenge the challenged player must replant ("redo")
+    "doubt"  after a challenge that named empty cells, the challenged player may challenge the
+             challenge or accept it (FF-7)
+    "final"  the board is full: the player who did not plant last challenges or passes (FF-8)
+    "over"
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from games.engines.base import (
+    BadOptions,
+    Engine,
+    IllegalMove,
+    LogEntry,
+    Move,
+    Option,
+    Result,
+    State,
+    View,
+    clone,
+    draw_rng,
+    log,
+    new_rng,
+)
+from games.engines.flower_field import bots
+from games.engines.flower_field.fields import (
+    CELL_INDEX,
+    CELLS,
+    CENTRE,
+    COLOURS,
+    NEIGHBOURS,
+    PLACEMENTS,
+    SIZE,
+    codes_of,
+    completable_pairs,
+    fields_equal,
+    is_connected,
+    parse_rows,
+)
+
+LIVES = 5  # ruling FF-1
+HIDDEN_PER_PLAYER = 2  # ruling FF-2
+BOARD_CELLS = SIZE * SIZE
+MAX_EMPTY_NAMED = 2  # ruling FF-5
+
+
+def other(seat: int) -> int:
+    return 1 - seat
+
+
+def _seat_name(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+class FlowerFieldEngine(Engine):
+    slug = "doubting-flower-field"
+    name = "Doubting Flower Field"
+    min_players = 2
+    max_players = 2
+    options = (
+        Option(
+            name="advantage",
+            kind="choice",
+            default="random",
+            label="Advantage player",
+            choices=(("random", "Drawn at random"), ("0", "First seat"), ("1", "Second seat")),
+            help="The advantage player chooses to go first or second.",
+        ),
+    )
+    bots = {"random": bots.random_bot, "normal": bots.normal_bot, "hard": bots.hard_bot}
+    # The seed: "You win ... if your opponent runs out of lives or runs out of time."
+    timeout_policy = "engine"
+
+    # --- the game ------------------------------------------------------------------------
+    def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:
+        if players != 2:
+            raise BadOptions("Doubting Flower Field is for 2 players.")
+        options = self.parse_options(options, players)
+        state: State = {
+            "players": 2,
+            "options": options,
+            "rng": new_rng(seed),
+            "phase": "order",
+            "advantage": None,
+            "first": None,
+            "turn": None,
+            "redo": False,  # the player on turn must replant (FF-6)
+            "lives": [LIVES, LIVES],
+            "board": {CENTRE: "yellow"},  # visible flowers: cell -> colour (FF-1)
+            # Every planting in order: {"seat", "flowers": [{"cell", "colour"}], "exploded": [cells],
+            # "standing": False once undone (FF-6), True again if restored (FF-7)}.
+            "plantings": [],
+            # Per seat: None until chosen, then [{"cell", "colour", "status": live|cancelled|exploded}].
+            "hidden": [None, None],
+            "explosions": [],  # cells where a hidden flower exploded, in order (FF-4, public)
+            # Every challenge: {"seat", "a", "b", "empty", "announced", "truth", "doubt", "undone", "final"}.
+            "challenges": [],
+            "give_ups": [],  # seats, in order (FF-5: announced failures)
+            "pending": None,  # index in challenges while the challenge-challenge window is open (FF-7)
+            "last_planter": None,  # the seat that planted the last standing planting
+            "moves": 0,
+            "result": None,
+        }
+        if options["advantage"] == "random":
+            state["advantage"] = draw_rng(state).randrange(2)  # ruling FF-1: from the state's generator
+        else:
+            state["advantage"] = int(options["advantage"])
+        return state
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase == "order":
+            return [state["advantage"]]
+        if phase == "hide":
+            return [seat for seat in (0, 1) if state["hidden"][seat] is None]
+        if phase in ("play", "final"):
+            return [state["turn"]]
+        if phase == "doubt":
+            return [other(state["challenges"][state["pending"]]["seat"])]
+        return []
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every move of every kind but challenges, which are too many to list (two tetrominoes with up
+        to two empty cells): the list holds every challenge that *could* be true judged from the visible
+        board alone (public knowledge): the pair involves the opponent's last planting, at most two
+        named cells are empty, none of them was ever planted on (such a cell surely holds no hidden
+        flower), and some colours for the empty cells make the two fields equal. It does not depend on
+        anyone's hidden flowers; `apply` accepts any well-formed challenge. The site never shows this
+        list to a player (FF-9); bots use it."""
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == "order":
+            return [{"type": "order", "go": "first"}, {"type": "order", "go": "second"}]
+        if phase == "hide":
+            cells = [cell for cell in CELLS if cell != CENTRE]
+            return [
+                {"type": "hide", "flowers": [{"cell": c1, "colour": k1}, {"cell": c2, "colour": k2}]}
+                for c1, c2 in itertools.combinations(cells, 2)
+                for k1 in COLOURS
+                for k2 in COLOURS
+            ]
+        if phase == "doubt":
+            return [{"type": "challenge_challenge"}, {"type": "accept"}]
+        if phase == "final":
+            return [{"type": "pass"}, *self._listed_challenges(state, seat)]
+        moves = self._plantings(state)
+        if self._may_challenge(state, seat):
+            moves.append({"type": "give_up"})
+            moves.extend(self._listed_challenges(state, seat))
+        return moves
+
+    def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
+        if not isinstance(move, dict):
+            raise IllegalMove("A move is a JSON object.")
+        if seat not in self.to_act(state):
+            raise IllegalMove("It is not your turn.")
+        kind = move.get("type")
+        handlers = {
+            "order": ("order", self._apply_order),
+            "hide": ("hide", self._apply_hide),
+            "plant": ("play", self._apply_plant),
+            "challenge": ("play", self._apply_challenge),
+            "give_up": ("play", self._apply_give_up),
+            "challenge_challenge": ("doubt", self._apply_challenge_challenge),
+            "accept": ("doubt", self._apply_accept),
+            "pass": ("final", self._apply_pass),
+        }
+        if kind not in handlers:
+            raise IllegalMove(f"Unknown move type {kind!r}.")
+        phases, handler = handlers[kind]
+        allowed = (phases, "final") if kind == "challenge" else (phases,)
+        if state["phase"] not in allowed:
+            raise IllegalMove(f"A {kind.replace('_', ' ')} move is not allowed now.")
+        new = clone(state)
+        new["moves"] += 1
+        entries = handler(new, seat, move)
+        return new, entries
+
+    def apply_timeout(self, state: State, seat: int) -> tuple[State, list[LogEntry]]:
+        """The seed: a player who runs out of time loses, the hidden-flower setup included."""
+        if seat not in self.to_act(state):
+            raise IllegalMove("Only a player who has to act can run out of time.")
+        new = clone(state)
+        self._finish(new, other(seat), "lost on time")
+        return new, [log(f"{_seat_name(seat)} ran out of time and loses.")]
+
+    def view(self, state: State, seat: int | None) -> View:
+        over = state["phase"] == "over"
+        last = self._last_standing(state)
+        last_cells = [f["cell"] for f in state["plantings"][last]["flowers"]] if last is not None else []
+        own_hidden: dict[str, dict[str, str]] = {}
+        if seat is not None and state["hidden"][seat] is not None:
+            own_hidden = {h["cell"]: {"colour": h["colour"], "status": h["status"]} for h in state["hidden"][seat]}
+        explosions = set(state["explosions"])
+        grid = []
+        for row in range(SIZE, 0, -1):  # drawn top to bottom: row 7 first
+            cells = []
+            for col in "ABCDEFG":
+                cell = f"{col}{row}"
+                cells.append(
+                    {
+                        "cell": cell,
+                        "colour": state["board"].get(cell),
+                        "last": cell in last_cells,
+                        "exploded": cell in explosions,
+                        "hidden": own_hidden.get(cell),  # the viewer's own hidden flower only
+                    }
+                )
+            grid.append({"row": row, "cells": cells})
+        pending = None
+        if state["pending"] is not None:
+            challenge = state["challenges"][state["pending"]]
+            undone = state["plantings"][challenge["undone"]]
+            pending = {
+                "challenger": challenge["seat"],
+                "a": challenge["a"],
+                "b": challenge["b"],
+                "empty": challenge["empty"],
+                "announced": "successful",
+                "undone": [dict(f) for f in undone["flowers"]],
+            }
+        view: View = {
+            "game": self.slug,
+            "seat": seat,
+            "phase": state["phase"],
+            "to_act": self.to_act(state),
+            "turn": state["turn"],
+            "redo": state["redo"],
+            "advantage": state["advantage"],
+            "first": state["first"],
+            "lives": list(state["lives"]),
+            "board": dict(state["board"]),
+            "grid": grid,
+            "last_planting": {"seat": state["plantings"][last]["seat"], "cells": last_cells}
+            if last is not None
+            else None,
+            "last_planter": state["last_planter"],
+            "explosions": list(state["explosions"]),
+            "plantings": [
+                {
+                    "seat": p["seat"],
+                    "flowers": [dict(f) for f in p["flowers"]],
+                    "exploded": list(p["exploded"]),
+                    "standing": p["standing"],
+                }
+                for p in state["plantings"]
+            ],
+            "hidden_chosen": [h is not None for h in state["hidden"]],
+            "hidden": [dict(h) for h in state["hidden"][seat]]
+            if seat is not None and state["hidden"][seat] is not None
+            else [],
+            "pending": pending,
+            "challenges": [self._challenge_view(c, reveal=over) for c in state["challenges"]],
+            "give_ups": list(state["give_ups"]),
+            "may_challenge": seat is not None
+            and (self._may_challenge(state, seat) or (state["phase"] == "final" and seat == state["turn"])),
+            "result": state["result"],
+        }
+        if over:  # ruling ALL-3: everything is public after the end (but never the rng seed, ALL-2)
+            view["all_hidden"] = [[dict(h) for h in hidden] if hidden else [] for hidden in state["hidden"]]
+        return view
+
+    def result(self, state: State) -> Result | None:
+        if state["result"] is None:
+            return None
+        return Result(**state["result"])
+
+    def max_moves(self, players: int, options: dict[str, Any]) -> int:
+        """A true bound on apply() calls.
+
+        - 1 order move and 2 hide moves.
+        - Every challenge or give-up takes at least one life from the total of both players at once
+          (a success costs the challenged one, a failure the challenger; an announced success costs
+          the challenged one, and a challenge-challenge then either moves one life across (+1 -1) or
+          takes another). Nothing ever raises the total. The game goes on only while both have a life,
+          so the total is at least 2 before each such move: at most 2 * LIVES - 1 = 9 of them (the
+          final challenge included), and at most 9 challenge-challenge/accept moves, one per challenge.
+        - Each planting move puts at least one flower on one of the 48 empty cells. Flowers leave the
+          board only by an undo (at most 2 each, one undo per successful challenge, so at most 9 undos),
+          and a restore only puts flowers back: at most 48 + 2 * 9 = 66 planting moves.
+        - At most 1 pass.
+        """
+        challenges = 2 * LIVES - 1
+        plantings = (BOARD_CELLS - 1) + 2 * challenges
+        return 1 + 2 + challenges + challenges + plantings + 1
+
+    def check_invariants(self, state: State) -> None:
+        lives = state["lives"]
+        if state["phase"] != "over":
+            # A player may sit at 0 only while the challenge-challenge window is open (FF-7).
+            assert all(value >= 0 for value in lives), f"lives below 0: {lives}"
+            if state["phase"] != "doubt":
+                assert all(value > 0 for value in lives), f"a player at 0 lives but the game goes on: {lives}"
+        assert all(value >= 0 for value in lives), f"lives below 0: {lives}"
+        assert sum(lives) <= 2 * LIVES, f"lives above the start: {lives}"
+        # The board is exactly D4 plus the standing plantings (after every undo and restore).
+        rebuilt = {CENTRE: "yellow"}
+        for planting in state["plantings"]:
+            if planting["standing"]:
+                for flower in planting["flowers"]:
+                    assert flower["cell"] not in rebuilt, f"two standing flowers on {flower['cell']}"
+                    rebuilt[flower["cell"]] = flower["colour"]
+        assert rebuilt == state["board"], "the board does not agree with the planting log"
+        # A live hidden flower lies under no visible flower; explosions match the log.
+        exploded_in_log = [cell for p in state["plantings"] for cell in p["exploded"]]
+        assert exploded_in_log == state["explosions"], "explosions do not agree with the planting log"
+        for hidden in state["hidden"]:
+            for flower in hidden or []:
+                if flower["status"] == "live":
+                    assert flower["cell"] not in state["board"], f"a live hidden flower under {flower['cell']}"
+                    assert flower["cell"] not in exploded_in_log
+                if flower["status"] == "exploded":
+                    assert flower["cell"] in exploded_in_log
+        if state["phase"] == "doubt":
+            challenge = state["challenges"][state["pending"]]
+            assert challenge["empty"] and not state["plantings"][challenge["undone"]]["standing"]
+        if state["phase"] == "final":
+            assert len(state["board"]) == BOARD_CELLS
+        if state["phase"] == "over":
+            assert state["result"] is not None
+
+    def check_vector(self, case: dict[str, Any]) -> None:
+        if case.get("kind") != "flower_fields_equal":
+            super().check_vector(case)
+            return
+        board = parse_rows(case["rows"])
+        a = [CELL_INDEX[c] for c in case["a"]]
+        b = [CELL_INDEX[c] for c in case["b"]]
+        assert is_connected(a) and is_connected(b), f"not tetrominoes: {case['a']} {case['b']}"
+        got = fields_equal(board, a, b)
+        assert got == case["equal"], f"{case['a']} vs {case['b']}: expected equal={case['equal']}, got {got}"
+
+    # --- phases ----------------------------------------------------------------------------
+    def _apply_order(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        go = move.get("go")
+        if go not in ("first", "second"):
+            raise IllegalMove('Choose "first" or "second".')
+        state["first"] = seat if go == "first" else other(seat)
+        state["phase"] = "hide"
+        return [log(f"{_seat_name(seat)} chose to go {go}: {_seat_name(state['first'])} plants first.")]
+
+    def _apply_hide(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        flowers = move.get("flowers")
+        if not isinstance(flowers, list) or len(flowers) != HIDDEN_PER_PLAYER:
+            raise IllegalMove("Hide exactly two flowers.")
+        chosen = []
+        for flower in flowers:
+            cell, colour = self._parse_flower(flower)
+            if cell == CENTRE:
+                raise IllegalMove("D4 already holds a flower: hide yours elsewhere.")  # ruling FF-2
+            chosen.append({"cell": cell, "colour": colour, "status": "live"})
+        if chosen[0]["cell"] == chosen[1]["cell"]:
+            raise IllegalMove("Hide your two flowers on two different cells.")  # ruling FF-2
+        state["hidden"][seat] = chosen
+        cells = " and ".join(f"{h['colour']} {h['cell']}" for h in chosen)
+        entries = [log(f"{_seat_name(seat)} hid two flowers."), log(f"You hid {cells}.", [seat])]
+        if all(h is not None for h in state["hidden"]):
+            # ruling FF-2: a cell chosen by both holds no hidden flower; each is told privately.
+            mine = {h["cell"]: h for h in state["hidden"][0]}
+            for theirs in state["hidden"][1]:
+                if theirs["cell"] in mine:
+                    mine[theirs["cell"]]["status"] = "cancelled"
+                    theirs["status"] = "cancelled"
+                    for owner in (0, 1):
+                        text = f"Your hidden flower on {theirs['cell']} was cancelled: your opponent chose it too."
+                        entries.append(log(text, [owner]))
+            state["phase"] = "play"
+            state["turn"] = state["first"]
+            entries.append(log(f"Both flowers are hidden. {_seat_name(state['first'])} plants first."))
+        return entries
+
+    def _apply_plant(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        flowers = move.get("flowers")
+        if not isinstance(flowers, list) or not 1 <= len(flowers) <= 2:
+            raise IllegalMove("Plant one or two flowers.")  # ruling FF-3
+        planted = []
+        for flower in flowers:
+            cell, colour = self._parse_flower(flower)
+            if cell in state["board"]:
+                raise IllegalMove(f"{cell} already holds a flower.")
+            # ruling FF-3: next to a flower visible before this turn; hidden flowers do not count.
+            if not any(CELLS[n] in state["board"] for n in NEIGHBOURS[CELL_INDEX[cell]]):
+                raise IllegalMove(f"{cell} is not next to a flower that was on the board before this turn.")
+            planted.append({"cell": cell, "colour": colour})
+        if len(planted) == 2 and planted[0]["cell"] == planted[1]["cell"]:
+            raise IllegalMove("Plant your two flowers on two different cells.")
+        entries = []
+        exploded = []
+        for flower in planted:
+            for hidden in state["hidden"]:
+                for h in hidden:
+                    if h["cell"] == flower["cell"] and h["status"] == "live":
+                        # ruling FF-4: the hidden flower is gone for good; the planter loses a life. All
+                        # are told where, nobody is told whose or which colour.
+                        h["status"] = "exploded"
+                        exploded.append(flower["cell"])
+                        state["explosions"].append(flower["cell"])
+                        self._lose_life(state, seat)
+        for flower in planted:
+            state["board"][flower["cell"]] = flower["colour"]
+        state["plantings"].append({"seat": seat, "flowers": planted, "exploded": exploded, "standing": True})
+        state["last_planter"] = seat
+        state["redo"] = False
+        what = " and ".join(f"{f['colour']} {f['cell']}" for f in planted)
+        entries.append(log(f"{_seat_name(seat)} planted {what}."))
+        for cell in exploded:
+            entries.append(log(f"A hidden flower exploded on {cell}: {_seat_name(seat)} loses a life."))
+        if self._end_if_out_of_lives(state, entries):
+            return entries
+        if len(state["board"]) == BOARD_CELLS:
+            # ruling FF-8: on a full board the other player may challenge or pass, then the game ends.
+            state["phase"] = "final"
+            state["turn"] = other(seat)
+            entries.append(log(f"The field is full. {_seat_name(other(seat))} may challenge or pass."))
+        else:
+            state["turn"] = other(seat)
+        return entries
+
+    def _apply_challenge(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        final = state["phase"] == "final"
+        if not final and not self._may_challenge(state, seat):
+            if state["redo"]:
+                raise IllegalMove("You must plant again after a successful challenge.")  # ruling FF-6
+            raise IllegalMove("There is nothing to challenge yet: your opponent has not planted.")  # FF-5
+        a, b, empty = self._parse_challenge(state, move)
+        target = self._last_standing(state)
+        challenge = {
+            "seat": seat,
+            "a": [CELLS[i] for i in a],
+            "b": [CELLS[i] for i in b],
+            "empty": [CELLS[i] for i in empty],
+            "announced": None,
+            "truth": None,
+            "doubt": None,
+            "undone": None,
+            "final": final,
+            # The named cells' colours when the challenge was made (public: the board was visible).
+            "seen": {CELLS[i]: state["board"].get(CELLS[i]) for i in sorted(set(a + b))},
+        }
+        state["challenges"].append(challenge)
+        opponent = other(seat)
+        named = f"{', '.join(challenge['a'])} and {', '.join(challenge['b'])}"
+        entries = [log(f"{_seat_name(seat)} challenged: {named}.")]
+        colours = {CELL_INDEX[cell]: colour for cell, colour in state["board"].items()}
+        if not empty:
+            truth = fields_equal(colours, a, b)  # ruling FF-5: the truth
+        else:
+            # ruling FF-7: true when every empty named cell holds one of the challenger's live hidden
+            # flowers and their colours make the two fields equal. Announced "successful" either way.
+            live = {CELL_INDEX[h["cell"]]: h["colour"] for h in state["hidden"][seat] if h["status"] == "live"}
+            truth = all(cell in live for cell in empty) and fields_equal({**colours, **live}, a, b)
+        challenge["truth"] = truth
+        announced_success = truth or bool(empty)  # ruling FF-5: empty cells are always "successful"
+        challenge["announced"] = "successful" if announced_success else "failed"
+        if final:
+            # ruling FF-8: changes lives only; nothing is undone; then the game ends.
+            loser = opponent if truth else seat
+            entries.append(log(f"The challenge was {challenge['announced']}: {_seat_name(loser)} loses a life."))
+            self._lose_life(state, loser)
+            self._finish_full_board(state, entries)
+            return entries
+        if not announced_success:
+            # ruling FF-6: the challenger loses a life and takes the turn again.
+            self._lose_life(state, seat)
+            entries.append(log(f"The challenge failed: {_seat_name(seat)} loses a life and plays again."))
+            self._end_if_out_of_lives(state, entries)
+            return entries
+        # ruling FF-6: the opponent loses a life, their last planting is undone (explosions stay).
+        self._lose_life(state, opponent)
+        challenge["undone"] = target
+        self._undo(state, target)
+        entries.append(log(f"The challenge was successful: {_seat_name(opponent)} loses a life."))
+        if empty:
+            # ruling FF-7: the window opens; lives at 0 are judged when it closes.
+            state["phase"] = "doubt"
+            state["pending"] = len(state["challenges"]) - 1
+            state["turn"] = opponent
+            entries.append(log(f"{_seat_name(opponent)} may challenge the challenge or accept it and plant again."))
+            return entries
+        if self._end_if_out_of_lives(state, entries):
+            return entries
+        state["turn"] = opponent
+        state["redo"] = True
+        entries.append(log(f"{_seat_name(opponent)}'s planting is undone: they plant again."))
+        return entries
+
+    def _apply_give_up(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        if not self._may_challenge(state, seat):
+            raise IllegalMove("You may not challenge now, so you cannot give up a challenge.")
+        # ruling FF-5: giving up is an announced failure (FF-6: a life, and the turn again).
+        state["give_ups"].append(seat)
+        self._lose_life(state, seat)
+        entries = [log(f"{_seat_name(seat)} gave up a challenge, loses a life and plays again.")]
+        self._end_if_out_of_lives(state, entries)
+        return entries
+
+    def _apply_challenge_challenge(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        challenge = state["challenges"][state["pending"]]
+        challenger = challenge["seat"]
+        state["pending"] = None
+        state["phase"] = "play"
+        entries = []
+        if not challenge["truth"]:
+            # ruling FF-7: +1 to the doubter, -1 to the challenger, the planting comes back and the
+            # challenger takes their turn again. Only "successful" is announced.
+            challenge["doubt"] = "successful"
+            state["lives"][seat] += 1
+            self._lose_life(state, challenger)
+            self._restore(state, challenge["undone"])
+            state["turn"] = challenger
+            state["redo"] = False
+            entries.append(
+                log(
+                    f"{_seat_name(seat)} challenged the challenge: successful. {_seat_name(seat)} gains a life, "
+                    f"{_seat_name(challenger)} loses one; the planting is back and {_seat_name(challenger)} plays again."
+                )
+            )
+        else:
+            # ruling FF-7: -1 to the doubter, who then replants.
+            challenge["doubt"] = "failed"
+            self._lose_life(state, seat)
+            state["turn"] = seat
+            state["redo"] = True
+            entries.append(
+                log(f"{_seat_name(seat)} challenged the challenge: failed. {_seat_name(seat)} loses a life and plants again.")
+            )
+        self._end_if_out_of_lives(state, entries)
+        return entries
+
+    def _apply_accept(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        challenge = state["challenges"][state["pending"]]
+        challenge["doubt"] = "accepted"
+        state["pending"] = None
+        state["phase"] = "play"
+        state["turn"] = seat
+        state["redo"] = True
+        entries = [log(f"{_seat_name(seat)} accepted the challenge and plants again.")]
+        self._end_if_out_of_lives(state, entries)  # ruling FF-7: judged once the window closes
+        return entries
+
+    def _apply_pass(self, state: State, seat: int, move: Move) -> list[LogEntry]:
+        entries = [log(f"{_seat_name(seat)} passed.")]
+        self._finish_full_board(state, entries)
+        return entries
+
+    # --- helpers ---------------------------------------------------------------------------
+    def _parse_flower(self, flower: Any) -> tuple[str, str]:
+        if not isinstance(flower, dict):
+            raise IllegalMove('A flower is {"cell": "B2", "colour": "red"}.')
+        cell = flower.get("cell")
+        colour = flower.get("colour")
+        if not isinstance(cell, str) or cell.strip().upper() not in CELL_INDEX:
+            raise IllegalMove(f"{cell!r} is not a cell of the field (A1 to G7).")
+        if colour not in COLOURS:
+            raise IllegalMove(f"{colour!r} is not a flower colour: red, blue or yellow.")
+        return cell.strip().upper(), colour
+
+    def _parse_challenge(self, state: State, move: Move) -> tuple[list[int], list[int], list[int]]:
+        """The named fields and their empty cells, or IllegalMove saying what breaks the form (FF-5)."""
+        fields = []
+        for name in ("a", "b"):
+            cells = move.get(name)
+            if not isinstance(cells, list) or len(cells) != 4:
+                raise IllegalMove("Name two flower fields of exactly four cells each.")
+            indexes = []
+            for cell in cells:
+                if not isinstance(cell, str) or cell.strip().upper() not in CELL_INDEX:
+                    raise IllegalMove(f"{cell!r} is not a cell of the field (A1 to G7).")
+                indexes.append(CELL_INDEX[cell.strip().upper()])
+            names = ", ".join(CELLS[i] for i in indexes)
+            if len(set(indexes)) != 4:
+                raise IllegalMove(f"{names} names a cell twice: a field is four different cells.")
+            if not is_connected(indexes):
+                raise IllegalMove(f"{names} is not connected.")
+            fields.append(indexes)
+        a, b = fields
+        if set(a) == set(b):
+            raise IllegalMove("The two fields are the same cells: name two different fields.")
+        target = self._last_standing(state)
+        last_cells = {CELL_INDEX[f["cell"]] for f in state["plantings"][target]["flowers"]}
+        if not last_cells.intersection(a + b):
+            raise IllegalMove("Neither field holds a flower planted in your opponent's last turn.")
+        empty = sorted({i for i in a + b if CELLS[i] not in state["board"]})
+        if len(empty) > MAX_EMPTY_NAMED:
+            words = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+            raise IllegalMove(f"{words[len(empty)].capitalize()} named cells are empty: at most two may be.")
+        return a, b, empty
+
+    def _last_standing(self, state: State) -> int | None:
+        for index in range(len(state["plantings"]) - 1, -1, -1):
+            if state["plantings"][index]["standing"]:
+                return index
+        return None
+
+    def _may_challenge(self, state: State, seat: int) -> bool:
+        """FF-5: on a normal turn (not a redo), once the opponent has planted last."""
+        if state["phase"] != "play" or state["turn"] != seat or state["redo"]:
+            return False
+        last = self._last_standing(state)
+        return last is not None and state["plantings"][last]["seat"] == other(seat)
+
+    def _plantings(self, state: State) -> list[Move]:
+        """Every legal planting (ruling FF-3): at most about 25 open cells, so a few thousand moves."""
+        board = state["board"]
+        open_cells = [
+            cell
+            for cell in CELLS
+            if cell not in board and any(CELLS[n] in board for n in NEIGHBOURS[CELL_INDEX[cell]])
+        ]
+        moves: list[Move] = [
+            {"type": "plant", "flowers": [{"cell": cell, "colour": colour}]} for cell in open_cells for colour in COLOURS
+        ]
+        for c1, c2 in itertools.combinations(open_cells, 2):
+            for k1 in COLOURS:
+                for k2 in COLOURS:
+                    moves.append({"type": "plant", "flowers": [{"cell": c1, "colour": k1}, {"cell": c2, "colour": k2}]})
+        return moves
+
+    def _listed_challenges(self, state: State, seat: int) -> list[Move]:
+        """See legal_moves: challenges that could be true, judged from public knowledge only."""
+        target = self._last_standing(state)
+        if target is None or state["plantings"][target]["seat"] != other(seat):
+            return []
+        touch = {CELL_INDEX[f["cell"]] for f in state["plantings"][target]["flowers"]}
+        ever_planted = {CELL_INDEX[f["cell"]] for p in state["plantings"] for f in p["flowers"]}
+        claimable = {i for i, cell in enumerate(CELLS) if cell not in state["board"] and i not in ever_planted}
+        codes = codes_of({CELL_INDEX[cell]: colour for cell, colour in state["board"].items()})
+        pairs = completable_pairs(codes, touch, claimable)
+        return [
+            {"type": "challenge", "a": [CELLS[i] for i in PLACEMENTS[p]], "b": [CELLS[i] for i in PLACEMENTS[q]]}
+            for p, q in pairs
+        ]
+
+    def _undo(self, state: State, index: int) -> None:
+        planting = state["plantings"][index]
+        planting["standing"] = False  # ruling FF-6: explosions (and their lost lives) stay
+        for flower in planting["flowers"]:
+            del state["board"][flower["cell"]]
+        state["last_planter"] = self._planter_of_last(state)
+
+    def _restore(self, state: State, index: int) -> None:
+        planting = state["plantings"][index]
+        planting["standing"] = True  # ruling FF-7: the undone planting is restored
+        for flower in planting["flowers"]:
+            state["board"][flower["cell"]] = flower["colour"]
+        state["last_planter"] = self._planter_of_last(state)
+
+    def _planter_of_last(self, state: State) -> int | None:
+        last = self._last_standing(state)
+        return state["plantings"][last]["seat"] if last is not None else None
+
+    def _lose_life(self, state: State, seat: int) -> None:
+        state["lives"][seat] = max(0, state["lives"][seat] - 1)
+
+    def _end_if_out_of_lives(self, state: State, entries: list[LogEntry]) -> bool:
+        """ruling FF-8: a player at 0 lives loses (never while the FF-7 window is open)."""
+        for seat in (0, 1):
+            if state["lives"][seat] == 0:
+                self._finish(state, other(seat), "out of lives")
+                entries.append(log(f"{_seat_name(seat)} has no lives left. {_seat_name(other(seat))} wins."))
+                return True
+        return False
+
+    def _finish_full_board(self, state: State, entries: list[LogEntry]) -> None:
+        """ruling FF-8: more lives wins; equal lives go to the player who planted the last flower."""
+        lives = state["lives"]
+        if self._end_if_out_of_lives(state, entries):
+            return
+        if lives[0] != lives[1]:
+            winner = 0 if lives[0] > lives[1] else 1
+            reason = "full field: more lives"
+        else:
+            winner = state["last_planter"]
+            reason = "full field: equal lives, the last planter wins"
+        self._finish(state, winner, reason)
+        entries.append(log(f"The field is full: {_seat_name(winner)} wins ({reason})."))
+
+    def _finish(self, state: State, winner: int, reason: str) -> None:
+        state["phase"] = "over"
+        state["turn"] = None
+        state["pending"] = None
+        state["result"] = {
+            "winners": [winner],
+            "scores": list(state["lives"]),
+            "reason": reason,
+            "draw": False,
+        }
+
+    def _challenge_view(self, challenge: dict[str, Any], reveal: bool) -> dict[str, Any]:
+        shown = {key: challenge[key] for key in ("seat", "a", "b", "empty", "announced", "doubt", "final")}
+        shown["seen"] = dict(challenge["seen"])
+        # Announcements only: a challenge that named empty cells keeps its truth hidden until the end
+        # (a challenge-challenge's outcome is announced, which is all the players learn; FF-7).
+        if reveal:
+            shown["truth"] = challenge["truth"]
+        return shown

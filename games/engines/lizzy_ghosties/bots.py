@@ -1,0 +1,245 @@
+"""Bots for Lizzy Ghosties. A bot sees only its seat's view and its legal moves (ENGINE.md).
+
+The "normal" bot scores every legal move with a one-step look at what it does to the table, as
+far as the view tells (top cards and stack sizes; a card below a top is unknown):
+
+- as a Lizzy it hoards: it steals whenever it can, hunts doubles (an event means more cards) and
+  chains them, never gives, and takes cards first from the weakest Lizzies, whose cards would
+  otherwise end in the ghosts' piles;
+- as a ghost it takes doubles (three cards and an event) before single steals, and steals from
+  the strongest Lizzies;
+- whenever a move ends the game (a showdown Lizzy turning ghost, the Burn Lizzy emptied, the last
+  Lizzy standing) or starts the showdown, it counts the cards of both sides and plays for the side
+  it will be on.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from games.engines.base import Move, View
+from games.engines.dizzy_cards import PARTS
+from games.engines.lizzy_ghosties.rules import BURN, info_of_tops
+
+WIN = 1000.0  # a move that ends the game in our favour beats everything else
+CARD = 10.0  # one card more for us
+EVENT = 24.0  # a new double on our own (or loaned, or Burn) Lizzy: an event
+GOLDEN = 20.0  # a golden double wins its event without a draw
+EXTRA_TURN = 8.0  # a double in the showdown: team Lizzies plays again
+WEAK_VICTIM = 1.0  # per card the victim has fewer than the richest Lizzy
+GHOST_TABLE = 5  # from this many players the ghosts nearly always win: aim to become one
+EXPOSED = 6.0  # a showdown Lizzy one steal away from turning ghost
+
+
+@dataclass
+class Table:
+    """The counts the bot reasons about, built from the view and changed by a move's effects."""
+
+    me: int
+    players: int
+    sizes: dict[int, dict[str, int]]  # living Lizzies only: stack sizes
+    tops: dict[int, list[str | None]]  # living Lizzies only: top cards
+    piles: dict[int, int]  # ghosts only: pile sizes
+    burn_sizes: dict[str, int]
+    burn_tops: list[str | None]
+    loaned_tops: list[str | None] | None
+    phase: str
+    showdown_lizzies: list[int] = field(default_factory=list)
+    killed: list[int] = field(default_factory=list)
+
+    @classmethod
+    def from_view(cls, view: View) -> Table:
+        sizes, tops, piles = {}, {}, {}
+        for seat_view in view["seats"]:
+            seat = seat_view["seat"]
+            if seat_view["ghost"]:
+                piles[seat] = seat_view["pile_size"]
+            else:
+                stacks = seat_view["stacks"]
+                sizes[seat] = {part: stacks[part]["size"] for part in PARTS}
+                tops[seat] = [stacks[part]["top"] for part in PARTS]
+        burn = view["burn"]["stacks"]
+        loaned = view["loaned"]
+        return cls(
+            me=view["seat"],
+            players=view["players"],
+            sizes=sizes,
+            tops=tops,
+            piles=piles,
+            burn_sizes={part: burn[part]["size"] for part in PARTS},
+            burn_tops=[burn[part]["top"] for part in PARTS],
+            loaned_tops=None if loaned is None else [loaned["stacks"][part]["top"] for part in PARTS],
+            phase=view["phase"],
+            showdown_lizzies=list(view["teams"]["lizzies"]) if view["showdown"] else [],
+        )
+
+    def cards(self, seat: int) -> int:
+        return sum(self.sizes[seat].values()) if seat in self.sizes else self.piles[seat]
+
+    def take(self, seat: int, part: str) -> str | None:
+        """Remove a Lizzy's top card of `part`; turn it ghost when one body part is left (LG-6)."""
+        card = self.tops[seat][PARTS.index(part)]
+        self.sizes[seat][part] -= 1
+        self.tops[seat][PARTS.index(part)] = None  # the card below is unknown
+        if sum(1 for size in self.sizes[seat].values() if size) < 2:
+            self.piles[seat] = sum(self.sizes.pop(seat).values())
+            del self.tops[seat]
+            self.killed.append(seat)
+        return card
+
+    def put(self, seat: int, card: str | None, part: str) -> None:
+        self.sizes[seat][part] += 1
+        self.tops[seat][PARTS.index(part)] = card
+
+    def burn_empty(self) -> bool:
+        return not any(self.burn_sizes.values())
+
+    def totals(self) -> tuple[int, int]:
+        return sum(self.cards(seat) for seat in self.sizes), sum(self.piles.values())
+
+    def verdict(self) -> float | None:
+        """WIN or -WIN (0 for a draw) when the game is over now, None while it goes on."""
+        living = len(self.sizes)
+        showdown_over = self.phase == "showdown" and (
+            any(seat in self.showdown_lizzies for seat in self.killed) or self.burn_empty()
+        )
+        last_lizzy = self.phase != "showdown" and living <= 1  # LG-9, or two Lizzies ghosted at once
+        if not showdown_over and not last_lizzy:
+            return None
+        lizzies, ghosts = self.totals()
+        if last_lizzy:
+            if living == 0:
+                return 0.0
+            lizzies += sum(self.burn_sizes.values())  # LG-9: the last Lizzy takes the Burn Lizzy
+            lizzies_win = lizzies > ghosts
+        elif lizzies == ghosts:
+            return 0.0
+        else:
+            lizzies_win = lizzies > ghosts
+        i_am_lizzy = self.me in self.sizes
+        return WIN if lizzies_win == i_am_lizzy else -WIN
+
+    def showdown_prospect(self) -> float:
+        """How good a showdown starting now looks for the bot's side (a rough count)."""
+        lizzies, ghosts = self.totals()
+        # The two Lizzies collect much of the Burn Lizzy; the ghosts steal from them meanwhile.
+        margin = lizzies + 0.6 * sum(self.burn_sizes.values()) - ghosts
+        return margin if self.me in self.sizes else -margin
+
+
+def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
+    best_score = None
+    best: list[Move] = []
+    for move in legal:
+        score = _score(view, move)
+        if best_score is None or score > best_score + 1e-9:
+            best_score, best = score, [move]
+        elif abs(score - best_score) <= 1e-9:
+            best.append(move)
+    return rng.choice(best)
+
+
+def _score(view: View, move: Move) -> float:
+    table = Table.from_view(view)
+    kind = move["type"]
+    if kind == "skip":
+        return 0.0
+    me = table.me
+    pending = view["pending"]
+    if me in table.sizes and table.phase != "showdown" and table.players >= GHOST_TABLE:
+        return _score_ghost_seeker(table, move)
+    score = 0.0
+    if kind in ("steal", "burn", "ghost_steal"):
+        victim, part = move["from"], move["part"]
+        victim_cards = table.cards(victim)
+        richest = max(table.cards(seat) for seat in table.sizes if seat != me)
+        card = table.take(victim, part)
+        if kind == "burn":
+            score += CARD * 0.8  # the card leaves a rival for the Burn Lizzy, which Lizzies collect later
+            score += _double_bonus(table.burn_tops, card)
+        elif pending["kind"] == "ghost_event":
+            score += CARD + _double_bonus(table.loaned_tops, card)
+        elif kind == "ghost_steal":
+            score += CARD + 0.5 * victim_cards  # ghosts take from the likely survivors
+        else:
+            score += CARD + _double_bonus(table.tops[me], card)
+            table.put(me, card, part)
+        if kind != "ghost_steal":
+            score += WEAK_VICTIM * (richest - victim_cards)  # future ghosts' cards, taken first
+    elif kind == "give":
+        card = table.take(me, move["part"])
+        score -= 2 * CARD  # a gift strengthens a rival and weakens us
+        if me in table.killed:
+            score -= CARD
+    elif kind == "ghost_double":
+        cards = []
+        for part in PARTS:
+            source = move[part]
+            if source == BURN:
+                table.burn_sizes[part] -= 1
+                cards.append(view["burn"]["stacks"][part]["top"])
+            else:
+                cards.append(table.take(source, part))
+        info = info_of_tops(cards)
+        score += 3 * CARD + EVENT + (GOLDEN if info is not None and info.golden else 0.0)
+    elif kind == "move":
+        card = table.take(move["from"], move["part"])
+        if move["to"] in table.sizes:
+            score += _extra_turn_bonus(view, table.tops[move["to"]], card)
+            table.put(move["to"], card, move["part"])
+    elif kind == "take_burn":
+        part = move["part"]
+        card = view["burn"]["stacks"][part]["top"]
+        table.burn_sizes[part] -= 1
+        score += CARD + _extra_turn_bonus(view, table.tops[move["to"]], card)
+        if table.sizes[move["to"]][part] == 0:
+            score += 3.0  # a third stack makes the Lizzy much harder to turn ghost
+        table.put(move["to"], card, part)
+    verdict = table.verdict()
+    if verdict is not None:
+        return verdict + score * 0.01
+    if table.killed and table.phase != "showdown" and len(table.sizes) == 2 and table.players > 3:
+        score += 2.0 * table.showdown_prospect()  # this move starts the showdown (LG-8)
+    if table.phase == "showdown" and me in table.sizes:
+        score -= EXPOSED * sum(1 for seat in table.showdown_lizzies if _exposed(table, seat))
+    return score
+
+
+def _score_ghost_seeker(table: Table, move: Move) -> float:
+    """A Lizzy at a big table, where the ghosts nearly always win: turn ghost soon (LG-6's
+    ghostly give) with as many cards as possible, by giving away the cards of its two smaller
+    stacks and keeping the biggest one for its pile."""
+    sizes = table.sizes[table.me]
+    keep = max(PARTS, key=lambda part: sizes[part])
+    if move["type"] == "give":
+        return CARD if move["part"] != keep else -2 * CARD
+    if move["type"] == "steal":
+        # An event's steals go on our own Lizzy: welcome on the stack we keep, a burden elsewhere.
+        return CARD / 2 if move["part"] == keep else -CARD
+    return -1.0  # burns feed the Burn Lizzy, which only the Lizzies collect
+
+
+def _double_bonus(top_cards: list[str | None] | None, card: str | None) -> float:
+    """A card that makes its receiving Lizzy a double starts an event (or a chain)."""
+    if top_cards is None or card is None:
+        return 0.0
+    changed = list(top_cards)
+    changed[PARTS.index(card.split("-")[0])] = card
+    info = info_of_tops(changed)
+    if info is None or not info.double:
+        return 0.0
+    return EVENT + (GOLDEN if info.golden else 0.0)
+
+
+def _extra_turn_bonus(view: View, top_cards: list[str | None], card: str | None) -> float:
+    if view["showdown"] is None or view["showdown"]["extra_turn"]:
+        return 0.0  # never two extra turns in a row (LG-8)
+    return EXTRA_TURN if _double_bonus(top_cards, card) else 0.0
+
+
+def _exposed(table: Table, seat: int) -> bool:
+    """A showdown Lizzy that one ghost steal turns into a ghost, ending the game."""
+    if seat not in table.sizes:
+        return False
+    held = [size for size in table.sizes[seat].values() if size]
+    return len(held) == 2 and min(held) == 1

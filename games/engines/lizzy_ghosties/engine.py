@@ -1,0 +1,1032 @@
+"""The Lizzy Ghosties engine: state, decisions, events, showdown, scoring (moves and table rules:
+see __init__.py).
+
+The state holds the whole pending decision in `state["step"]`, so a player away for days finds
+the turn exactly where it stopped:
+
+    {"seat": s, "kind": "lizzy" | "ghost" | "showdown_lizzies",
+     "opponent": t,           # a Lizzy turn: the Lizzy being passed (LG-4)
+     "event": None | {"kind": "steal" | "burn" | "ghost", "on": "own" | "burn" | "loaned",
+                      "won": bool, "start": seat, "targets": [seats still to attempt]}}
+
+Decisions whose only legal choice is to skip are taken by the engine at once (nobody waits days
+to click "skip"), so a seat in to_act always has a real choice.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from games.engines.base import (
+    Engine,
+    IllegalMove,
+    LogEntry,
+    Move,
+    Option,
+    Result,
+    State,
+    View,
+    draw_rng,
+    log,
+    new_rng,
+    random_bot,
+)
+from games.engines.dizzy_cards import DECK, PARTS, describe, part_of, throw_dice
+from games.engines.lizzy_ghosties.bots import normal_bot
+from games.engines.lizzy_ghosties.rules import (
+    BURN,
+    MAX_CYCLES,
+    QUIET_CYCLES,
+    SHOWDOWN_TEAM_TURNS,
+    Stacks,
+    can_receive,
+    card_count,
+    cards_per_part,
+    event_won_by_card,
+    event_won_by_dice,
+    info_of,
+    info_of_cards,
+    info_of_tops,
+    parts_held,
+    tops,
+)
+
+OPENING = "opening"
+TRANSITION = "transition"
+SHOWDOWN = "showdown"
+OVER = "over"
+
+LIZZY_TURN = "lizzy"
+GHOST_TURN = "ghost"
+SHOWDOWN_LIZZIES = "showdown_lizzies"
+
+SKIP: Move = {"type": "skip"}
+
+# Why a game ended; each has its own words in the result.
+END_BURN_EMPTY = "burn_empty"
+END_SHOWDOWN_GHOST = "showdown_ghost"
+END_TEAM_TURNS = "team_turns"
+END_STUCK = "stuck"
+END_CYCLES = "cycles"
+END_LAST_LIZZY = "last_lizzy"
+
+
+def _p(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+def _copy_state(state: State) -> State:
+    """A deep copy that knows the state's shape (much faster than copy.deepcopy)."""
+    new = dict(state)
+    new["rng"] = dict(state["rng"])
+    new["lizzies"] = [None if stacks is None else _copy_stacks(stacks) for stacks in state["lizzies"]]
+    new["piles"] = [list(pile) for pile in state["piles"]]
+    new["burn"] = _copy_stacks(state["burn"])
+    new["side"] = list(state["side"])
+    new["loaned"] = None if state["loaned"] is None else _copy_stacks(state["loaned"])
+    step = state["step"]
+    if step is not None:
+        new["step"] = dict(step)
+        if step["event"] is not None:
+            new["step"]["event"] = dict(step["event"], targets=list(step["event"]["targets"]))
+    if state["showdown"] is not None:
+        showdown = dict(state["showdown"])
+        for key in ("lizzies", "ghosts"):
+            showdown[key] = list(showdown[key])
+        showdown["next"] = dict(showdown["next"])
+        new["showdown"] = showdown
+    for key in ("last_draw", "result"):
+        if state[key] is not None:
+            new[key] = _json_copy(state[key])
+    return new
+
+
+def _copy_stacks(stacks: Stacks) -> Stacks:
+    return {part: list(cards) for part, cards in stacks.items()}
+
+
+def _json_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    return value
+
+
+class LizzyGhosties(Engine):
+    slug = "lizzy-ghosties"
+    name = "Lizzy Ghosties"
+    min_players = 3
+    max_players = 8
+    options = (
+        Option(
+            name="dicey",
+            kind="bool",
+            default=False,
+            label="Dicey Lizzy Ghosties",
+            help="Throw the three Dizzy Dice instead of drawing from the side stack to decide events.",
+        ),
+    )
+    bots = {"random": random_bot, "normal": normal_bot}
+    timeout_policy = "bot"  # ruling ALL-4
+
+    # --- setup -----------------------------------------------------------------------------
+    def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:
+        options = self.parse_options(options, players)
+        state: State = {
+            "players": players,
+            "dicey": options["dicey"],
+            "rng": new_rng(seed),
+            "lizzies": [],
+            "piles": [[] for _ in range(players)],
+            "burn": {},
+            "side": [],  # the side stack, top card first
+            "loaned": None,  # a ghost's loaned Lizzy during its double and events (LG-7)
+            "first": 0,
+            "phase": OPENING,
+            "turns_taken": 0,  # completed turns before the showdown, for LG-10's cycles
+            "cycle_moved": False,  # did a card move in the current cycle (LG-10)
+            "quiet_cycles": 0,
+            "step": None,
+            "showdown": None,
+            "last_draw": None,
+            "result": None,
+        }
+        rng = draw_rng(state)
+        per_player = cards_per_part(players)  # ruling LG-1
+        lizzies: list[Stacks] = [{part: [] for part in PARTS} for _ in range(players)]
+        side: list[str] = []
+        for part in PARTS:
+            # Deal from each part's shuffled cards: the same as the seed's select-then-deal steps.
+            cards = [card for card in DECK if part_of(card) == part]
+            rng.shuffle(cards)
+            for seat in range(players):
+                lizzies[seat][part] = cards[seat * per_player : (seat + 1) * per_player]
+            state["burn"][part] = [cards[players * per_player]]
+            side.extend(cards[players * per_player + 1 :])
+        rng.shuffle(side)
+        state["lizzies"] = lizzies
+        state["side"] = side
+        state["first"] = rng.randrange(players)  # ruling LG-1
+        logs: list[LogEntry] = []
+        self._start_turn(state, state["first"], logs)
+        self._settle(state, logs)
+        return state
+
+    # --- who acts, what they may do ----------------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        if state["phase"] == OVER:
+            return []
+        return [state["step"]["seat"]]
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["phase"] == OVER or seat != state["step"]["seat"]:
+            return []
+        return _decision_moves(state)
+
+    def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
+        if state["phase"] == OVER:
+            raise IllegalMove("The game is over.")
+        if seat != state["step"]["seat"]:
+            raise IllegalMove("It is not your turn to decide.")
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove('A move is an object with a "type", such as {"type": "skip"}.')
+        legal = _decision_moves(state)
+        if move not in legal or not _plain_ints(move):
+            raise IllegalMove(_why_illegal(state, move))
+        move = legal[legal.index(move)]  # the engine's own copy: 2.0 from a form becomes 2
+        new = _copy_state(state)
+        logs: list[LogEntry] = []
+        self._perform(new, move, logs)
+        self._settle(new, logs)
+        return new, logs
+
+    # --- one decision ------------------------------------------------------------------------
+    def _perform(self, state: State, move: Move, logs: list[LogEntry]) -> None:
+        step = state["step"]
+        kind = move["type"]
+        if kind == "skip":
+            self._skip(state, logs)
+        elif step["kind"] == LIZZY_TURN and step["event"] is None:
+            if kind == "steal":
+                self._pass_steal(state, move["from"], move["part"], logs)
+            else:
+                self._pass_give(state, move["to"], move["part"], logs)
+        elif step["kind"] == LIZZY_TURN:
+            self._event_grab(state, move["from"], move["part"], logs)
+        elif step["kind"] == GHOST_TURN and step["event"] is None:
+            if kind == "ghost_steal":
+                self._ghost_steal(state, move["from"], move["part"], logs)
+            else:
+                self._ghost_double(state, move, logs)
+        elif step["kind"] == GHOST_TURN:
+            self._event_grab(state, move["from"], move["part"], logs)
+        elif kind == "move":
+            self._showdown_move(state, move["from"], move["to"], move["part"], logs)
+        else:
+            self._showdown_take_burn(state, move["to"], move["part"], logs)
+
+    def _skip(self, state: State, logs: list[LogEntry]) -> None:
+        step = state["step"]
+        event = step["event"]
+        if event is None:
+            self._next_opponent(state, logs)
+        elif event["won"]:
+            event["targets"].pop(0)  # _settle ends the event once no target is left
+        else:
+            self._end_event(state, logs)
+
+    def _pass_steal(self, state: State, victim: int, part: str, logs: list[LogEntry]) -> None:
+        """LG-4: steal from the Lizzy being passed; a double on one's own Lizzy starts an event."""
+        seat = state["step"]["seat"]
+        card = _move_top(state, state["lizzies"][victim], state["lizzies"][seat], part)
+        logs.append(log(f"{_p(seat)} stole {_p(victim)}'s {describe(card)}."))
+        if self._check_lizzies(state, logs):
+            return
+        if info_of(state["lizzies"][seat]).double:
+            # ruling LG-5: attempts begin with the player after the last one grabbed from.
+            self._start_event(state, "own", (victim + 1) % state["players"], logs)
+        else:
+            self._next_opponent(state, logs)
+
+    def _pass_give(self, state: State, receiver: int, part: str, logs: list[LogEntry]) -> None:
+        """LG-4: gives never start events; LG-6: a giver that turns ghost ends its turn at once."""
+        seat = state["step"]["seat"]
+        card = _move_top(state, state["lizzies"][seat], state["lizzies"][receiver], part)
+        logs.append(log(f"{_p(seat)} gave {_p(receiver)} a {describe(card)}."))
+        if self._check_lizzies(state, logs):
+            return
+        if state["lizzies"][seat] is None:
+            self._end_turn(state, logs)
+        else:
+            self._next_opponent(state, logs)
+
+    def _event_grab(self, state: State, victim: int, part: str, logs: list[LogEntry]) -> None:
+        """One attempt of an event: a steal onto the own (or loaned) Lizzy, or a burn onto the
+        Burn Lizzy. A new double there starts a new event at the old start (ruling LG-5)."""
+        step = state["step"]
+        seat = step["seat"]
+        event = step["event"]
+        if event["kind"] == "burn":
+            on, receiver, words = "burn", state["burn"], "burned"
+        elif event["kind"] == "ghost":
+            on, receiver, words = "loaned", state["loaned"], "stole"
+        else:
+            on, receiver, words = "own", state["lizzies"][seat], "stole"
+        card = _move_top(state, state["lizzies"][victim], receiver, part)
+        logs.append(log(f"{_p(seat)} {words} {_p(victim)}'s {describe(card)}."))
+        if self._check_lizzies(state, logs):
+            return
+        if info_of(receiver).double:
+            self._start_event(state, on, event["start"], logs)  # a chain (ruling LG-5)
+        elif event["won"]:
+            event["targets"].pop(0)
+        else:
+            self._end_event(state, logs)
+
+    def _ghost_steal(self, state: State, victim: int, part: str, logs: list[LogEntry]) -> None:
+        """LG-7: one top card into the ghost's face-down pile; the turn ends."""
+        seat = state["step"]["seat"]
+        card = state["lizzies"][victim][part].pop()
+        state["piles"][seat].append(card)
+        state["cycle_moved"] = True
+        logs.append(log(f"Ghost {_p(seat)} stole {_p(victim)}'s {describe(card)}."))
+        if self._check_lizzies(state, logs):
+            return
+        self._end_turn(state, logs)
+
+    def _ghost_double(self, state: State, move: Move, logs: list[LogEntry]) -> None:
+        """LG-7 / LG-8: three top cards from three sources form a double on a loaned Lizzy."""
+        seat = state["step"]["seat"]
+        loaned: Stacks = {part: [] for part in PARTS}
+        taken = []
+        for part in PARTS:
+            source = move[part]
+            stacks = state["burn"] if source == BURN else state["lizzies"][source]
+            card = _move_top(state, stacks, loaned, part)
+            whose = "the Burn Lizzy" if source == BURN else _p(source)
+            taken.append(f"{whose}'s {describe(card)}")
+        state["loaned"] = loaned
+        logs.append(log(f"Ghost {_p(seat)} took {', '.join(taken)} as a loaned Lizzy."))
+        if self._check_lizzies(state, logs):
+            return
+        # ruling LG-7: attempts go clockwise from the ghost's left.
+        self._start_event(state, "loaned", (seat + 1) % state["players"], logs)
+
+    def _showdown_move(self, state: State, giver: int, receiver: int, part: str, logs: list[LogEntry]) -> None:
+        seat = state["step"]["seat"]
+        card = _move_top(state, state["lizzies"][giver], state["lizzies"][receiver], part)
+        logs.append(log(f"{_p(seat)} moved {_p(giver)}'s {describe(card)} to {_p(receiver)}'s Lizzy."))
+        if self._check_lizzies(state, logs):
+            return
+        self._end_team_turn(state, info_of(state["lizzies"][receiver]).double, logs)
+
+    def _showdown_take_burn(self, state: State, receiver: int, part: str, logs: list[LogEntry]) -> None:
+        seat = state["step"]["seat"]
+        card = _move_top(state, state["burn"], state["lizzies"][receiver], part)
+        logs.append(log(f"{_p(seat)} took the Burn Lizzy's {describe(card)} onto {_p(receiver)}'s Lizzy."))
+        if self._check_lizzies(state, logs):
+            return
+        self._end_team_turn(state, info_of(state["lizzies"][receiver]).double, logs)
+
+    # --- events ------------------------------------------------------------------------------
+    def _start_event(self, state: State, on: str, start: int, logs: list[LogEntry]) -> None:
+        """Rulings LG-5 / LG-7 / LG-11: the event's kind, its draw (or dice) and its attempts.
+        Starting an event replaces any event in progress (a chain)."""
+        step = state["step"]
+        seat = step["seat"]
+        stacks = {"own": state["lizzies"][seat], "burn": state["burn"], "loaned": state["loaned"]}[on]
+        top_cards = tops(stacks)
+        info = info_of_tops(top_cards)
+        same = info.colours == "same"
+        kind = "ghost" if on == "loaned" else ("steal" if same else "burn")
+        where = {"own": f"{_p(seat)}'s Lizzy", "burn": "The Burn Lizzy", "loaned": "The loaned Lizzy"}[on]
+        text = f"{where} is a double with {'same' if same else 'different'} colours: {kind} event"
+        card = None
+        dice = None
+        if info.golden:
+            won = True  # ruling LG-5: a golden Lizzy wins without a draw
+            text += "; golden Lizzy, won without a draw"
+        elif state["dicey"]:
+            dice = throw_dice(draw_rng(state))
+            won = event_won_by_dice(same, dice)  # ruling LG-11
+            faces = ", ".join(" ".join(die.split("-")[1:]) for die in dice)
+            text += f"; threw {faces}: {'won' if won else 'lost'}"
+        else:
+            card = state["side"].pop(0)
+            state["side"].append(card)  # ruling LG-5: the drawn card goes to the bottom
+            won = event_won_by_card(top_cards, card)
+            text += f"; drew a {describe(card)}: {'won' if won else 'lost'}"
+        if won:
+            targets = _living_from(state, start, exclude=seat)
+            text += "; one attempt on each other living Lizzy" if kind != "ghost" else "; one attempt on each Lizzy"
+        else:
+            targets = []
+            text += "; one card of choice"
+        logs.append(log(text + "."))
+        state["last_draw"] = {
+            "seat": seat,
+            "event": kind,
+            "on": on,
+            "golden": info.golden,
+            "card": card,
+            "dice": dice,
+            "won": won,
+        }
+        step["event"] = {"kind": kind, "on": on, "won": won, "start": start, "targets": targets}
+
+    def _end_event(self, state: State, logs: list[LogEntry]) -> None:
+        step = state["step"]
+        step["event"] = None
+        if step["kind"] == LIZZY_TURN:
+            self._next_opponent(state, logs)  # ruling LG-5: the pass-around goes on
+        else:
+            self._end_turn(state, logs)  # a ghost's turn ends with its event chain (LG-7)
+
+    # --- turns -------------------------------------------------------------------------------
+    def _start_turn(self, state: State, seat: int, logs: list[LogEntry]) -> None:
+        if state["lizzies"][seat] is None:
+            state["step"] = {"seat": seat, "kind": GHOST_TURN, "opponent": None, "event": None}
+            logs.append(log(f"Ghost {_p(seat)}'s turn."))
+        else:
+            state["step"] = {"seat": seat, "kind": LIZZY_TURN, "opponent": seat, "event": None}
+            logs.append(log(f"{_p(seat)}'s turn."))
+            self._next_opponent(state, logs)
+
+    def _next_opponent(self, state: State, logs: list[LogEntry]) -> None:
+        """LG-4: pass the next living Lizzy clockwise; back at oneself, the turn ends."""
+        step = state["step"]
+        seat = step["seat"]
+        players = state["players"]
+        for offset in range(1, players):
+            other = (step["opponent"] + offset) % players
+            if other == seat:
+                break
+            if state["lizzies"][other] is not None:
+                step["opponent"] = other
+                return
+        self._end_turn(state, logs)
+
+    def _end_turn(self, state: State, logs: list[LogEntry]) -> None:
+        if state["loaned"] is not None:
+            self._return_loaned(state)
+        if state["phase"] == SHOWDOWN:
+            self._end_team_turn(state, False, logs)
+            return
+        players = state["players"]
+        state["turns_taken"] += 1
+        if state["turns_taken"] % players == 0:  # a cycle: every player had a turn (LG-10)
+            state["quiet_cycles"] = 0 if state["cycle_moved"] else state["quiet_cycles"] + 1
+            state["cycle_moved"] = False
+            if state["quiet_cycles"] >= QUIET_CYCLES:
+                self._finish(state, END_STUCK, logs)
+                return
+            if state["turns_taken"] >= MAX_CYCLES * players:
+                self._finish(state, END_CYCLES, logs)
+                return
+        self._start_turn(state, (state["step"]["seat"] + 1) % players, logs)
+
+    def _return_loaned(self, state: State) -> None:
+        """LG-7: every card a ghost took ends in its face-down pile."""
+        ghost = state["step"]["seat"]
+        for part in PARTS:
+            state["piles"][ghost].extend(state["loaned"][part])
+        state["loaned"] = None
+
+    # --- ghosts, showdown, the end ----------------------------------------------------------
+    def _check_lizzies(self, state: State, logs: list[LogEntry]) -> bool:
+        """After a card moved: turn Lizzies with one body part left into ghosts (LG-6), then
+        start the showdown or end the game where that follows. True when the turn is cut off."""
+        turned = []
+        for seat, stacks in enumerate(state["lizzies"]):
+            if stacks is not None and parts_held(stacks) < 2:
+                count = card_count(stacks)
+                for part in PARTS:
+                    state["piles"][seat].extend(stacks[part])
+                state["lizzies"][seat] = None
+                turned.append(seat)
+                logs.append(
+                    log(f"{_p(seat)} has one body part left and turns into a ghost ({count} cards face down).")
+                )
+        if state["phase"] == SHOWDOWN:
+            if any(seat in state["showdown"]["lizzies"] for seat in turned):
+                self._finish(state, END_SHOWDOWN_GHOST, logs)  # ruling LG-8
+                return True
+            if not any(state["burn"][part] for part in PARTS):
+                self._finish(state, END_BURN_EMPTY, logs)  # ruling LG-8
+                return True
+            return False
+        if not turned:
+            return False
+        state["phase"] = TRANSITION
+        living = _living(state)
+        if state["players"] == 3:
+            if len(living) <= 1:
+                self._finish(state, END_LAST_LIZZY, logs)  # ruling LG-9
+                return True
+            return False
+        if len(living) == 2:
+            self._start_showdown(state, logs)  # ruling LG-8: at once, the rest is dropped
+            return True
+        if len(living) < 2:
+            # Table rule: a ghost double that ghosts two Lizzies at once skips the showdown;
+            # the game then ends as in three-player mode (LG-9).
+            self._finish(state, END_LAST_LIZZY, logs)
+            return True
+        return False
+
+    def _start_showdown(self, state: State, logs: list[LogEntry]) -> None:
+        """LG-8: teams, Lizzies first; within a team, seat order clockwise from the player whose
+        turn was cut off."""
+        if state["loaned"] is not None:
+            self._return_loaned(state)
+        players = state["players"]
+        acting = state["step"]["seat"]
+
+        def clockwise(seats: list[int]) -> list[int]:
+            return sorted(seats, key=lambda seat: (seat - acting - 1) % players)
+
+        living = _living(state)
+        ghosts = [seat for seat in range(players) if seat not in living]
+        state["phase"] = SHOWDOWN
+        state["showdown"] = {
+            "lizzies": clockwise(living),
+            "ghosts": clockwise(ghosts),
+            "team": "lizzies",
+            "team_turns": 0,
+            "next": {"lizzies": 0, "ghosts": 0},
+            "extra_turn": False,  # is the current team turn an extra one (never two in a row)
+        }
+        names = " and ".join(_p(seat) for seat in state["showdown"]["lizzies"])
+        logs.append(log(f"Showdown! Team Lizzies ({names}) against team Ghosties."))
+        self._start_team_turn(state, logs)
+
+    def _start_team_turn(self, state: State, logs: list[LogEntry]) -> None:
+        showdown = state["showdown"]
+        team = showdown["team"]
+        members = showdown[team]
+        seat = members[showdown["next"][team] % len(members)]
+        showdown["next"][team] += 1
+        kind = SHOWDOWN_LIZZIES if team == "lizzies" else GHOST_TURN
+        state["step"] = {"seat": seat, "kind": kind, "opponent": None, "event": None}
+        logs.append(log(f"Team {'Lizzies' if team == 'lizzies' else 'Ghosties'}: {_p(seat)} plays."))
+
+    def _end_team_turn(self, state: State, double: bool, logs: list[LogEntry]) -> None:
+        showdown = state["showdown"]
+        showdown["team_turns"] += 1  # extra turns and passes count (LG-8)
+        if showdown["team_turns"] >= SHOWDOWN_TEAM_TURNS:
+            self._finish(state, END_TEAM_TURNS, logs)
+            return
+        if showdown["team"] == "lizzies" and double and not showdown["extra_turn"]:
+            showdown["extra_turn"] = True
+            logs.append(log("A double: team Lizzies plays an extra turn."))
+        else:
+            showdown["extra_turn"] = False
+            showdown["team"] = "ghosts" if showdown["team"] == "lizzies" else "lizzies"
+        self._start_team_turn(state, logs)
+
+    def _finish(self, state: State, why: str, logs: list[LogEntry]) -> None:
+        players = state["players"]
+        if state["loaned"] is not None:
+            self._return_loaned(state)
+        # Table rule: a player's team is what they are when the game ends (LG-8: "Lizzy stacks
+        # vs ghost piles"), so a showdown Lizzy that turns ghost counts with the ghosts.
+        living = _living(state)
+        lizzy_team = living
+        ghost_team = [seat for seat in range(players) if seat not in lizzy_team]
+        if why == END_LAST_LIZZY and len(living) == 1:
+            last = living[0]
+            taken = card_count(state["burn"])
+            for part in PARTS:  # ruling LG-9: the last Lizzy takes every Burn Lizzy card
+                state["lizzies"][last][part].extend(state["burn"][part])
+                state["burn"][part] = []
+            logs.append(log(f"{_p(last)} is the last Lizzy standing and takes the {taken} Burn Lizzy cards."))
+        cards = [_cards_of(state, seat) for seat in range(players)]
+        lizzy_cards = sum(cards[seat] for seat in lizzy_team)
+        ghost_cards = sum(cards[seat] for seat in ghost_team)
+        cause = {
+            END_BURN_EMPTY: "The Burn Lizzy is empty",
+            END_SHOWDOWN_GHOST: "A Lizzy of the showdown turned ghost",
+            END_TEAM_TURNS: f"{SHOWDOWN_TEAM_TURNS} team turns were played",
+            END_STUCK: f"{QUIET_CYCLES} cycles passed with no card moved",
+            END_CYCLES: f"{MAX_CYCLES} cycles passed before the showdown",
+            END_LAST_LIZZY: "One Lizzy is left" if living else "No Lizzy is left",
+        }[why]
+        score = f"team Lizzies {lizzy_cards} cards, team Ghosties {ghost_cards}"
+        if not lizzy_team or not ghost_team:
+            winners: list[int] = []  # LG-10: no ghosts yet is a draw; no Lizzy left, too
+            verdict = "a draw"
+        elif why == END_LAST_LIZZY:
+            # ruling LG-9: the Lizzy wins only with more cards than all ghosts together.
+            winners = lizzy_team if lizzy_cards > ghost_cards else ghost_team
+            verdict = "team Lizzies wins" if winners == lizzy_team else "team Ghosties wins"
+        elif lizzy_cards == ghost_cards:
+            winners = []
+            verdict = "a draw"
+        else:
+            winners = lizzy_team if lizzy_cards > ghost_cards else ghost_team
+            verdict = "team Lizzies wins" if winners == lizzy_team else "team Ghosties wins"
+        state["result"] = {
+            "winners": sorted(winners),
+            "scores": [lizzy_cards if seat in lizzy_team else ghost_cards for seat in range(players)],
+            "reason": f"{cause}: {score}; {verdict}.",
+            "draw": not winners,
+            "lizzies": sorted(lizzy_team),
+            "ghosts": sorted(ghost_team),
+            "cards": cards,
+        }
+        state["phase"] = OVER
+        state["step"] = None
+        logs.append(log(f"Game over. {state['result']['reason']}"))
+
+    # --- settling: take forced skips and passes ---------------------------------------------
+    def _settle(self, state: State, logs: list[LogEntry]) -> None:
+        """Advance until a seat has a real choice or the game is over. Every loop takes a skip,
+        a pass or ends an event, so it ends (see max_moves for the bound on turns)."""
+        while state["phase"] != OVER:
+            step = state["step"]
+            event = step["event"]
+            if event is not None and event["won"]:
+                while event["targets"] and state["lizzies"][event["targets"][0]] is None:
+                    event["targets"].pop(0)  # a Lizzy that turned ghost meanwhile is not attempted
+                if not event["targets"]:
+                    self._end_event(state, logs)
+                    continue
+            moves = _decision_moves(state)
+            if any(move["type"] != "skip" for move in moves):
+                return
+            if moves:
+                self._skip(state, logs)
+            elif step["kind"] == SHOWDOWN_LIZZIES:
+                logs.append(log("Team Lizzies cannot move a card and passes."))  # ruling LG-8
+                self._end_team_turn(state, False, logs)
+            else:
+                raise AssertionError(f"a decision without moves: {step}")
+
+    # --- timeouts, views, results ------------------------------------------------------------
+    def apply_timeout(self, state: State, seat: int) -> tuple[State, list[LogEntry]]:
+        raise NotImplementedError("Lizzy Ghosties lets a bot play a late decision (ruling ALL-4).")
+
+    def view(self, state: State, seat: int | None) -> View:
+        over = state["phase"] == OVER
+        showdown = state["showdown"]
+        seats = []
+        for other in range(state["players"]):
+            stacks = state["lizzies"][other]
+            team = None
+            if showdown is not None:
+                team = "lizzies" if other in showdown["lizzies"] else "ghosts"
+            seats.append(
+                {
+                    "seat": other,
+                    "ghost": stacks is None,
+                    "stacks": None if stacks is None else _stacks_view(stacks),
+                    "lizzy": None if stacks is None else _lizzy_view(stacks),
+                    "pile_size": len(state["piles"][other]),
+                    "cards": _cards_of(state, other),
+                    "team": team,
+                }
+            )
+        step = state["step"]
+        view: View = {
+            "game": self.slug,
+            "seat": seat,
+            "players": state["players"],
+            "dicey": state["dicey"],
+            "phase": state["phase"],
+            "first_player": state["first"],
+            "turn": None if step is None else step["seat"],
+            "to_act": self.to_act(state),
+            "cycle": state["turns_taken"] // state["players"] + 1,
+            "max_cycles": MAX_CYCLES,
+            "seats": seats,
+            "burn": {"stacks": _stacks_view(state["burn"]), "lizzy": _lizzy_view(state["burn"])},
+            "burn_size": card_count(state["burn"]),
+            "loaned": None,
+            "side_stack_size": len(state["side"]),
+            "teams": None,
+            "showdown": None,
+            "pending": None if step is None else _pending_view(state),
+            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
+            "last_draw": None if state["last_draw"] is None else dict(state["last_draw"]),
+            "result": None if state["result"] is None else _json_copy(state["result"]),
+            "revealed": None,
+        }
+        if state["loaned"] is not None:
+            view["loaned"] = {
+                "seat": step["seat"],
+                "stacks": _stacks_view(state["loaned"]),
+                "lizzy": _lizzy_view(state["loaned"]),
+            }
+        if showdown is not None:
+            view["teams"] = {"lizzies": list(showdown["lizzies"]), "ghosts": list(showdown["ghosts"])}
+            view["showdown"] = {
+                "team": showdown["team"],
+                "team_turns": showdown["team_turns"],
+                "max_team_turns": SHOWDOWN_TEAM_TURNS,
+                "extra_turn": showdown["extra_turn"],
+            }
+        elif state["phase"] != OPENING and not over:
+            # Before the showdown the sides are the living Lizzies and the ghosts.
+            living = _living(state)
+            view["teams"] = {
+                "lizzies": living,
+                "ghosts": [other for other in range(state["players"]) if other not in living],
+            }
+        if over:
+            # ALL-3: after the end everything is public, the cards below the tops too.
+            view["teams"] = {"lizzies": state["result"]["lizzies"], "ghosts": state["result"]["ghosts"]}
+            view["revealed"] = {
+                "lizzies": [None if stacks is None else _copy_stacks(stacks) for stacks in state["lizzies"]],
+                "piles": [list(pile) for pile in state["piles"]],
+                "burn": _copy_stacks(state["burn"]),
+                "side_stack": list(state["side"]),
+            }
+        return view
+
+    def result(self, state: State) -> Result | None:
+        if state["result"] is None:
+            return None
+        found = state["result"]
+        return Result(
+            winners=list(found["winners"]),
+            scores=list(found["scores"]),
+            reason=found["reason"],
+            draw=found["draw"],
+        )
+
+    def max_moves(self, players: int, options: dict[str, Any]) -> int:
+        """A true bound on apply() calls (forced skips and passes are not apply calls).
+
+        Before the showdown there are at most MAX_CYCLES * players turns (LG-10). In a Lizzy's
+        turn: one decision per opponent passed (players - 1), plus one decision per attempt of
+        each event, at most players - 1 per event. Every event starts with a grab (a steal or a
+        burn) that takes a card from another Lizzy; the others together hold at most 54 cards at
+        the start of the turn and gain at most players - 1 by gives, so a turn holds at most
+        54 + players - 1 events. A ghost's turn: one decision plus at most 54 events (each takes a
+        Lizzy's card) of at most players - 1 decisions. The showdown has at most 200 team turns
+        (LG-8), the worst being a ghost's turn as above.
+        """
+        others = players - 1
+        lizzy_turn = others + (len(DECK) + others) * others
+        ghost_turn = 1 + len(DECK) * others
+        before = MAX_CYCLES * players * max(lizzy_turn, ghost_turn)
+        showdown = 0 if players == 3 else SHOWDOWN_TEAM_TURNS * ghost_turn
+        return before + showdown
+
+    def check_invariants(self, state: State) -> None:
+        players = state["players"]
+        found: list[str] = list(state["side"])
+        for part in PARTS:
+            found.extend(state["burn"][part])
+            assert all(part_of(card) == part for card in state["burn"][part]), "a card in the wrong Burn stack"
+            if state["loaned"] is not None:
+                found.extend(state["loaned"][part])
+        for seat in range(players):
+            found.extend(state["piles"][seat])
+            stacks = state["lizzies"][seat]
+            if stacks is None:
+                continue
+            assert not state["piles"][seat], f"Lizzy {seat} has a ghost pile"
+            assert parts_held(stacks) >= 2, f"Lizzy {seat} with one body part left is not a ghost (LG-6)"
+            for part in PARTS:
+                found.extend(stacks[part])
+                assert all(part_of(card) == part for card in stacks[part]), f"a card in Lizzy {seat}'s {part}"
+        assert sorted(found) == sorted(DECK), "every card must be somewhere exactly once"
+        side_size = len(DECK) - 3 * (players * cards_per_part(players) + 1)
+        assert len(state["side"]) == side_size, "the side stack never changes size (LG-5)"
+        living = _living(state)
+        phase = state["phase"]
+        if phase == OVER:
+            assert state["step"] is None and state["result"] is not None
+            assert state["loaned"] is None, "loaned cards must be returned to the ghost's pile"
+            return
+        assert state["result"] is None
+        assert (phase == OPENING) == (len(living) == players), "opening means no ghost yet"
+        assert state["turns_taken"] < MAX_CYCLES * players or phase == SHOWDOWN
+        step = state["step"]
+        seat = step["seat"]
+        assert _decision_moves(state), "the seat to act has a move"
+        if phase == SHOWDOWN:
+            showdown = state["showdown"]
+            assert sorted(showdown["lizzies"]) == living and len(living) == 2, "two Lizzies in the showdown"
+            assert any(state["burn"][part] for part in PARTS), "an empty Burn Lizzy ends the showdown"
+            assert showdown["team_turns"] < SHOWDOWN_TEAM_TURNS
+            in_team = showdown["lizzies"] if step["kind"] == SHOWDOWN_LIZZIES else showdown["ghosts"]
+            assert seat in in_team
+        else:
+            assert state["showdown"] is None
+            assert len(living) >= (2 if players == 3 else 3), "too few Lizzies without a showdown"
+        if step["kind"] == GHOST_TURN:
+            assert state["lizzies"][seat] is None, "a ghost's turn for a Lizzy"
+            assert (state["loaned"] is not None) == (step["event"] is not None), "a loaned Lizzy only in events"
+        else:
+            assert state["lizzies"][seat] is not None, "a Lizzy's turn for a ghost"
+            assert state["loaned"] is None
+        if step["kind"] == LIZZY_TURN and step["event"] is None:
+            opponent = step["opponent"]
+            assert opponent != seat and state["lizzies"][opponent] is not None, "passing a living Lizzy"
+
+    def check_vector(self, case: dict[str, Any]) -> None:
+        if case.get("kind") != "lizzy":
+            super().check_vector(case)
+            return
+        # The classification part of a "lizzy" case (LZ-2); "power" is Dizzy Duo Battle's.
+        info = info_of_cards(*case["lizzy"])
+        for key in ("colours", "patterns", "valid", "double", "golden"):
+            assert getattr(info, key) == case[key], f"{case['lizzy']}: {key} {getattr(info, key)!r}"
+
+
+# --- the pending decision's moves -------------------------------------------------------------
+
+
+def _living(state: State) -> list[int]:
+    return [seat for seat, stacks in enumerate(state["lizzies"]) if stacks is not None]
+
+
+def _living_from(state: State, start: int, exclude: int) -> list[int]:
+    """Living Lizzies clockwise beginning at `start`, without `exclude`."""
+    players = state["players"]
+    seats = ((start + offset) % players for offset in range(players))
+    return [seat for seat in seats if seat != exclude and state["lizzies"][seat] is not None]
+
+
+def _cards_of(state: State, seat: int) -> int:
+    stacks = state["lizzies"][seat]
+    return len(state["piles"][seat]) + (0 if stacks is None else card_count(stacks))
+
+
+def _move_top(state: State, source: Stacks, target: Stacks, part: str) -> str:
+    card = source[part].pop()
+    target[part].append(card)
+    state["cycle_moved"] = True
+    return card
+
+
+def _grabs(state: State, victims: list[int], receiver: Stacks, kind: str) -> list[Move]:
+    """Top cards of the victims that the receiving Lizzy may take (LG-3)."""
+    receiver_tops = tops(receiver)
+    moves = []
+    for victim in victims:
+        stacks = state["lizzies"][victim]
+        for part in PARTS:
+            if stacks[part] and can_receive(receiver_tops, stacks[part][-1]):
+                moves.append({"type": kind, "from": victim, "part": part})
+    return moves
+
+
+def _decision_moves(state: State) -> list[Move]:
+    """Every legal move of the seat to act (skip included where it is allowed)."""
+    step = state["step"]
+    seat = step["seat"]
+    event = step["event"]
+    lizzies = state["lizzies"]
+    if event is not None:
+        if event["won"]:
+            victims = event["targets"][:1]
+        else:
+            victims = _living_from(state, seat + 1, exclude=seat)  # one card of choice
+        victims = [victim for victim in victims if lizzies[victim] is not None]
+        if event["kind"] == "burn":
+            receiver, kind = state["burn"], "burn"
+        elif event["kind"] == "ghost":
+            receiver, kind = state["loaned"], "steal"
+        else:
+            receiver, kind = lizzies[seat], "steal"
+        return _grabs(state, victims, receiver, kind) + [dict(SKIP)]
+    if step["kind"] == LIZZY_TURN:
+        opponent = step["opponent"]
+        moves = _grabs(state, [opponent], lizzies[seat], "steal")
+        opponent_tops = tops(lizzies[opponent])
+        for part in PARTS:
+            own = lizzies[seat][part]
+            if own and can_receive(opponent_tops, own[-1]):
+                moves.append({"type": "give", "to": opponent, "part": part})
+        return moves + [dict(SKIP)]
+    if step["kind"] == GHOST_TURN:
+        living = _living_from(state, seat + 1, exclude=seat)
+        moves = _ghost_doubles(state, living)
+        for victim in living:
+            for part in PARTS:
+                if lizzies[victim][part]:
+                    moves.append({"type": "ghost_steal", "from": victim, "part": part})
+        return moves
+    # Team Lizzies in the showdown (LG-8): move a top card between the two, or take a Burn top.
+    pair = state["showdown"]["lizzies"]
+    moves = []
+    for receiver in pair:
+        receiver_tops = tops(lizzies[receiver])
+        giver = pair[1] if receiver == pair[0] else pair[0]
+        for part in PARTS:
+            if lizzies[giver][part] and can_receive(receiver_tops, lizzies[giver][part][-1]):
+                moves.append({"type": "move", "from": giver, "to": receiver, "part": part})
+        for part in PARTS:
+            if state["burn"][part] and can_receive(receiver_tops, state["burn"][part][-1]):
+                moves.append({"type": "take_burn", "to": receiver, "part": part})
+    return moves
+
+
+def _ghost_doubles(state: State, living: list[int]) -> list[Move]:
+    """LG-7: one top card from each of three different living Lizzies forming a double; in the
+    showdown (LG-8) one from each of the two Lizzies and one from the Burn Lizzy."""
+    if state["phase"] == SHOWDOWN:
+        sources: list[Any] = living + [BURN]
+    elif len(living) >= 3:
+        sources = living
+    else:
+        return []  # LG-7: with fewer than three living Lizzies only the single steal exists
+
+    def top(source: Any, part: str) -> str | None:
+        stacks = state["burn"] if source == BURN else state["lizzies"][source]
+        return stacks[part][-1] if stacks[part] else None
+
+    moves = []
+    for head, body, tail in permutations(sources, 3):
+        cards = (top(head, "head"), top(body, "body"), top(tail, "tail"))
+        if None not in cards and info_of_cards(*cards).double:
+            moves.append({"type": "ghost_double", "head": head, "body": body, "tail": tail})
+    return moves
+
+
+def _plain_ints(move: Move) -> bool:
+    """Seats must be ints, not bools (True == 1 in Python, which would slip through `in`)."""
+    return not any(isinstance(value, bool) for value in move.values())
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+def _stacks_view(stacks: Stacks) -> dict[str, dict[str, Any]]:
+    """LG-2: only the top card and the size of each stack."""
+    return {part: {"top": stacks[part][-1] if stacks[part] else None, "size": len(stacks[part])} for part in PARTS}
+
+
+def _lizzy_view(stacks: Stacks) -> dict[str, Any]:
+    """What the tops make of a Lizzy (LZ-2), for templates and bots."""
+    info = info_of(stacks)
+    if info is None:
+        return {"complete": False, "valid": False, "double": False, "golden": False, "colours": None, "patterns": None}
+    return {
+        "complete": True,
+        "valid": info.valid,
+        "double": info.double,
+        "golden": info.golden,
+        "colours": info.colours,
+        "patterns": info.patterns,
+    }
+
+
+def _pending_view(state: State) -> dict[str, Any]:
+    step = state["step"]
+    seat = step["seat"]
+    event = step["event"]
+    pending: dict[str, Any] = {"seat": seat, "opponent": None, "event": None}
+    if event is not None:
+        pending["kind"] = "ghost_event" if step["kind"] == GHOST_TURN else "event"
+        pending["event"] = {
+            "kind": event["kind"],
+            "on": event["on"],
+            "won": event["won"],
+            "start": event["start"],
+            "targets": list(event["targets"]),
+        }
+        if not event["won"]:
+            prompt = "lost the draw: choose one card to " + ("burn" if event["kind"] == "burn" else "steal")
+        elif event["kind"] == "burn":
+            prompt = f"may burn one of {_p(event['targets'][0])}'s top cards"
+        else:
+            prompt = f"may steal one of {_p(event['targets'][0])}'s top cards"
+        pending["prompt"] = f"{_p(seat)} {prompt}, or skip."
+    elif step["kind"] == LIZZY_TURN:
+        pending["kind"] = "pass"
+        pending["opponent"] = step["opponent"]
+        pending["prompt"] = f"{_p(seat)} passes {_p(step['opponent'])}: steal, give or skip."
+    elif step["kind"] == GHOST_TURN:
+        pending["kind"] = "showdown_ghosts" if state["phase"] == SHOWDOWN else "ghost_turn"
+        pending["prompt"] = f"Ghost {_p(seat)} steals one card or grabs a double."
+    else:
+        pending["kind"] = "showdown_lizzies"
+        pending["prompt"] = f"{_p(seat)} moves a card between the two Lizzies or takes a Burn Lizzy card."
+    return pending
+
+
+# --- why a move is refused -----------------------------------------------------------------------
+
+
+def _why_illegal(state: State, move: Move) -> str:
+    step = state["step"]
+    seat = step["seat"]
+    event = step["event"]
+    kind = move["type"]
+    if event is not None:
+        allowed = {"burn" if event["kind"] == "burn" else "steal", "skip"}
+        doing = "an event: take the event's card or skip"
+    elif step["kind"] == LIZZY_TURN:
+        allowed = {"steal", "give", "skip"}
+        doing = "passing another Lizzy: steal from it, give to it or skip it"
+    elif step["kind"] == GHOST_TURN:
+        allowed = {"ghost_steal", "ghost_double"}
+        doing = "a ghost's turn: steal one card or grab a double"
+    else:
+        allowed = {"move", "take_burn"}
+        doing = "the showdown: move a card between your team's Lizzies or take a Burn Lizzy card"
+    if kind not in allowed:
+        return f"You cannot {kind} now: you are in {doing}."
+    if kind == "skip":
+        return "You cannot skip now."
+    if kind == "ghost_double":
+        return _why_ghost_double_illegal(state, move)
+    part = move.get("part")
+    if part not in PARTS:
+        return "Name a part: head, body or tail."
+    key = "to" if kind == "give" else "from"
+    other = move.get(key)
+    if kind == "take_burn":
+        other = move.get("to")
+    if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < state["players"]:
+        return "There is no such player."
+    if kind == "move" and move.get("to") not in state["showdown"]["lizzies"]:
+        return "Cards move only between the two Lizzies of the showdown."
+    if state["lizzies"][other] is None:
+        return "That player is a ghost: only living Lizzies hold cards."
+    if other == seat and kind in ("steal", "burn", "give", "ghost_steal"):
+        return "You cannot take from or give to your own Lizzy."
+    if event is None and step["kind"] == LIZZY_TURN and other != step["opponent"]:
+        return "You can only steal from or give to the Lizzy you are passing now."
+    if event is not None and event["won"] and event["targets"] and other != event["targets"][0]:
+        return "This attempt is on another Lizzy: take one of its cards or skip."
+    source = state["burn"] if kind == "take_burn" else state["lizzies"][seat if kind == "give" else other]
+    if kind == "move":
+        source = state["lizzies"][move.get("from")] if move.get("from") in state["showdown"]["lizzies"] else None
+        if source is None or move.get("from") == move.get("to"):
+            return "Move a card from one Lizzy of your team to the other."
+    if not source[part]:
+        return f"There is no {part} card to take there."
+    if kind == "burn":
+        return "The Burn Lizzy would not be valid with that card on top."
+    if kind == "give" or kind == "move" or kind == "take_burn":
+        return "The receiving Lizzy would not be valid with that card on top."
+    if step["kind"] == GHOST_TURN:
+        return "The loaned Lizzy would not be valid with that card on top."
+    return "Your Lizzy would not be valid with that card on top."
+
+
+def _why_ghost_double_illegal(state: State, move: Move) -> str:
+    sources = [move.get(part) for part in PARTS]
+    showdown = state["phase"] == SHOWDOWN
+    living = _living(state)
+    if not showdown and len(living) < 3:
+        return "A double needs three living Lizzies; with fewer you can only steal one card."
+    allowed = living + ([BURN] if showdown else [])
+    if any(isinstance(source, bool) or source not in allowed for source in sources):
+        return "Take each card from a living Lizzy" + (" or the Burn Lizzy." if showdown else ".")
+    if len(set(sources)) != 3:
+        return "Take the head, the body and the tail from three different places."
+    cards = []
+    for part, source in zip(PARTS, sources):
+        stacks = state["burn"] if source == BURN else state["lizzies"][source]
+        if not stacks[part]:
+            return f"There is no {part} card to take there."
+        cards.append(stacks[part][-1])
+    return "Those three cards do not form a double."

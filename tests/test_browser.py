@@ -1,0 +1,119 @@
+"""Two new users sign up, verify their email from the sent mail, and play a whole Solitaire Chess
+match to its result through the pages, in Debian's chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.core import mail
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser(chromium_path, monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; Django's ORM in the test is still sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def keep_screenshots(pages: dict, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    for who, page in pages.items():
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{who}.png"), full_page=True)
+
+
+def sign_up_and_verify(page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", "a-Long-pass-2026")
+    page.fill("input[name=password2]", "a-Long-pass-2026")
+    page.click("form button[type=submit]")
+    message = next(m for m in reversed(mail.outbox) if m.to == [f"{username}@example.com"])
+    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", message.body).group(0)
+    page.goto(base + "/" + link.split("/", 3)[3])
+    page.click("form button[type=submit]")  # confirming takes a click: a GET changes nothing
+    page.wait_for_load_state()
+
+
+def take_one_action(page) -> bool:
+    """Make one legal move on a page where it is this player's turn. False if there is none."""
+    if page.locator(".choice button").count():
+        page.locator(".choice button").first.click()
+        return True
+    if page.locator(".target-button").count():
+        page.locator(".target-button").first.click()
+        return True
+    pieces = page.locator(".piece-link")
+    if pieces.count():
+        pieces.first.click()
+        page.wait_for_selector(".target-button, .panel button[name=move]")
+        page.locator(".target-button, .panel button[name=move]").first.click()
+        return True
+    return False
+
+
+def test_two_new_users_play_a_whole_match(browser, live_server):
+    base = live_server.url
+    ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone
+    ben = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    pages = {"ann": ann, "ben": ben}
+    try:
+        sign_up_and_verify(ann, base, "ann")
+        sign_up_and_verify(ben, base, "ben")
+
+        ann.goto(f"{base}/matches/new/")
+        ann.click("text=Solitaire Chess")
+        ann.select_option("select[name=seat_1]", "invite")
+        ann.fill("input[name=invite_1]", "ben")
+        ann.select_option("select[name=option_ruleset]", "final")
+        ann.click("text=Create the match")
+        match_url = ann.url
+        assert "Waiting for players" in ann.content()
+
+        ben.goto(f"{base}/")
+        ben.click(f"a[href='{match_url.removeprefix(base)}']")
+        ben.click("text=Accept the invitation")
+        assert "In play" in ben.content()
+
+        for _ in range(400):
+            ann.goto(match_url)
+            if "Finished" in ann.locator(".status").inner_text():
+                break
+            mover = ann if ann.locator(".turn-banner.mine").count() else ben
+            if mover is ben:
+                ben.goto(match_url)
+            assert mover.locator(".turn-banner.mine").count() == 1
+            version = mover.locator("input[name=version]").input_value()
+            assert take_one_action(mover), "it is this player's turn but no move is offered"
+            # The move goes by HTMX: wait for the fresh board (a new version) or an error.
+            mover.wait_for_function(
+                "v => document.querySelector('p.error') || document.querySelector('input[name=version]').value != v",
+                arg=version,
+            )
+            assert mover.locator("p.error").count() == 0, mover.locator("p.error").inner_text()
+        ann.goto(match_url)
+        ben.goto(match_url)
+        for page in (ann, ben):
+            assert "Finished" in page.locator(".status").inner_text()
+            assert page.locator(".badge.win").count() >= 1
+            assert page.locator(".history li").count() > 10
+        keep_screenshots(pages, "finished")
+    except Exception:
+        keep_screenshots(pages, "failure")
+        raise
