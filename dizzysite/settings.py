@@ -161,6 +161,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
 CELERY_BEAT_SCHEDULE: dict = {}
@@ -188,5 +189,5 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 
-for _folder in (VAR_DIR, VAR_DIR / "mail", VAR_DIR / "broker" / "processed", STATIC_ROOT):
+for _folder in (VAR_DIR, VAR_DIR / "mail", VAR_DIR / "broker" / "processed", VAR_DIR / "broker" / "control", STATIC_ROOT):
     _folder.mkdir(parents=True, exist_ok=True)
