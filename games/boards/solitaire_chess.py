@@ -17,6 +17,7 @@ SUITS = {
     "C": ("♣", "clubs", "black"),
 }
 RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+OUT_REASONS = {"no_moves": "out: no legal move left", "timeout": "out: ran out of time"}
 
 
 def card_face(card: str | None) -> dict[str, str] | None:
@@ -82,7 +83,12 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
             for target in entries.get(selected, []):
                 move = legal_or_none({"type": "swap", "remove": removed, "from": selected, "to": target})
                 if move:
-                    swap_moves.append({"json": move, "label": f"Remove your piece on {removed}, bring {selected} in to {target}"})
+                    swap_moves.append(
+                        {
+                            "json": move,
+                            "label": f"Remove your piece on {removed}, bring {selected} in to {target}",
+                        }
+                    )
 
     order_moves = [
         {"json": move_json(m), "label": "Go first" if m.get("first") else "Go second"}
@@ -92,9 +98,17 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
     players = []
     for p in view.get("players", []):
         stacks = [
-            {"suit": card_face("A" + suit), "cards": [card_face(c) for c in p["stacks"][suit]]} for suit in "SHDC"
+            {"suit": card_face("A" + suit), "cards": [card_face(c) for c in p["stacks"][suit]]}
+            for suit in "SHDC"
         ]
-        players.append({**p, "stack_list": stacks, "name": info.seats[p["seat"]].name, "spare": range(p["pieces_to_place"])})
+        players.append(
+            {
+                **p,
+                "stack_list": stacks,
+                "name": info.seats[p["seat"]].name,
+                "spare": range(p["pieces_to_place"]),
+            }
+        )
     return {
         "template": "games/boards/solitaire-chess.html",
         "rows": rows,

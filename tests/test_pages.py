@@ -1,0 +1,49 @@
+"""Public pages: landing, games list, rules pages, and the dashboard's order."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import actions
+from games.actions import SeatSpec
+from games.engines.registry import GAMES
+from tests.helpers import start_match, user_to_act
+
+pytestmark = pytest.mark.django_db
+
+
+def test_landing_and_games_pages(client):
+    assert "Sign up" in client.get("/").content.decode()
+    page = client.get("/games/").content.decode()
+    for name in GAMES.values():
+        assert name in page
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_game_has_a_rules_page(client, slug):
+    page = client.get(f"/games/{slug}/rules/")
+    assert page.status_code == 200 and GAMES[slug] in page.content.decode()
+
+
+def test_unknown_rules_page_is_404(client):
+    assert client.get("/games/chess/rules/").status_code == 404
+
+
+def test_unknown_match_is_404(client):
+    assert client.get("/matches/999999/").status_code == 404
+
+
+def test_dashboard_lists_your_turn_first(alice, bob, carol, client_for):
+    started = start_match(alice, [bob])
+    actions.create_match(carol, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "alice")])
+    mover = user_to_act(started).user
+    text = client_for(mover).get("/").content.decode()
+    your_turn, rest = text.split("Your turn (1)")[1].split("Waiting for others", 1)
+    assert f"/matches/{started.pk}/" in your_turn
+    other = bob if mover == alice else alice
+    other_text = client_for(other).get("/").content.decode()
+    assert "Your turn (0)" in other_text
+    waiting = other_text.split("Waiting for others")[1].split("</section>")[0]
+    assert f"/matches/{started.pk}/" in waiting
+    invitations = client_for(alice).get("/").content.decode().split("Invitations")[1].split("</section>")[0]
+    assert "Solitaire Chess" in invitations
