@@ -7,7 +7,6 @@ import shutil
 import socket
 
 import pytest
-from allauth.account.models import EmailAddress
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -31,6 +30,8 @@ def require(condition: bool, reason: str) -> None:
 
 @pytest.fixture
 def make_user(db, django_user_model):
+    from allauth.account.models import EmailAddress
+
     def make(username: str, verified: bool = True, **fields):
         user = django_user_model.objects.create_user(
             username=username, email=f"{username}@example.com", password="pw-" + username, **fields

@@ -313,10 +313,11 @@ class SolitaireChess(Engine):
             if state["phase"] != PLAYING or self._can_play(state, seat):
                 state["turn"] = seat
                 return
-            if any(p["owner"] == seat for p in state["pieces"].values()):
-                text = f"{_p(seat)} has no legal move: their pieces are removed and they take no more turns."
-            else:
+            on_board = any(p["owner"] == seat for p in state["pieces"].values())
+            if not on_board and state["in_hand"][seat] == 0:
                 text = f"{_p(seat)} has no pieces left and none to place: they take no more turns."
+            else:
+                text = f"{_p(seat)} has no legal move: their pieces are removed and they take no more turns."
             entries.append(log(text))
             self._remove_player(state, seat, NO_MOVES)
             seat = 1 - seat
