@@ -15,6 +15,12 @@ class User(AbstractUser):
         max_length=40, blank=True, help_text="Shown to other players instead of your username."
     )
     time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+    # Vacation (issue: slow play): pauses the player's clocks in every slow match.
+    vacation_started = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveIntegerField(default=0)
+    vacation_seconds_used = models.PositiveIntegerField(default=0)
+    # Email choices per notification kind: "each", "digest" or "never" (missing = the kind's default).
+    email_preferences = models.JSONField(default=dict, blank=True)
 
     @property
     def public_name(self) -> str:

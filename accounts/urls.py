@@ -4,4 +4,5 @@ from accounts import views
 
 urlpatterns = [
     path("settings/", views.profile, name="profile"),
+    path("settings/vacation/", views.vacation, name="vacation"),
 ]

@@ -2,8 +2,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm
+from games import actions, clock
 
 
 @login_required
@@ -13,4 +15,25 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, "Your settings are saved.")
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    context = {
+        "form": form,
+        "vacation_left": clock.in_words(actions.vacation_seconds_left(request.user)),
+        "vacation_days": actions.VACATION_DAYS_PER_YEAR,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Switch the vacation on (pausing the clocks of every slow match) or off."""
+    try:
+        if request.POST.get("on") == "1":
+            actions.start_vacation(request.user)
+            messages.success(request, "Your vacation has started: your clocks in slow matches are paused.")
+        else:
+            actions.end_vacation(request.user)
+            messages.success(request, "Welcome back: your clocks run again.")
+    except actions.ActionError as error:
+        messages.error(request, str(error))
+    return redirect("profile")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 from dizzysite.env import BadSetting, env_bool, env_int, env_list, env_str
 
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.turn_count",
             ],
         },
     }
@@ -113,6 +116,7 @@ ACCOUNT_RATE_LIMITS = {
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
@@ -164,7 +168,13 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
+    "end-used-up-vacations": {"task": "games.tasks.end_used_up_vacations", "schedule": 600.0},
+    "resend-waiting-notifications": {"task": "notifications.tasks.resend_waiting_notifications", "schedule": 300.0},
+    "send-digests": {"task": "notifications.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
+}
 
 # Security: strict in production, and `manage.py check --deploy` stays quiet.
 SESSION_COOKIE_SECURE = not DEBUG

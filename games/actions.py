@@ -22,7 +22,10 @@ from django.utils import timezone
 from accounts.models import User
 from games.engines.base import BadOptions, Engine, IllegalMove
 from games.engines.registry import get_engine
+from games import clock
 from games.models import BOT_LEVELS, Match, Move, Seat, TimeControl, fill_names
+from notifications.models import Kind
+from notifications.service import notify
 
 MAX_MOVE_BYTES = 4000
 
@@ -89,6 +92,8 @@ def create_match(
     seats: list[SeatSpec],
     options: dict[str, Any] | None = None,
     time_preset: str = "daily",
+    custom_clock: tuple[int, int, int] | None = None,
+    weekend_pause: bool = False,
 ) -> Match:
     check_can_play(user)
     _check_match_limit(user)
@@ -100,7 +105,10 @@ def create_match(
         parsed_options = engine.parse_options(options, len(seats))
     except BadOptions as error:
         raise ActionError(str(error)) from None
-    if time_preset not in TimeControl.PRESETS:
+    if time_preset == "custom":
+        if custom_clock is None or custom_clock[0] < 60 or custom_clock[1] < 0 or custom_clock[2] < 60 * (custom_clock[1] > 0):
+            raise ActionError("A custom clock needs at least a minute per turn and per reserve period.")
+    elif time_preset not in TimeControl.PRESETS:
         raise ActionError("Choose one of the time controls offered.")
     if [s.kind for s in seats].count("me") != 1:
         raise ActionError("You take exactly one seat in a match you create.")
@@ -127,13 +135,14 @@ def create_match(
             raise ActionError(f"Seat {number + 1}: choose open, a bot or a player to invite.")
         seat_rows.append(row)
 
-    turn, periods, period = TimeControl.figures(time_preset, game)
+    turn, periods, period = custom_clock if time_preset == "custom" else TimeControl.figures(time_preset, game)
     with transaction.atomic():
         match = Match.objects.create(
             game=game,
             options=parsed_options,
             created_by=user,
             time_preset=time_preset,
+            weekend_pause=weekend_pause and time_preset != "live",
             turn_seconds=turn,
             reserve_periods=periods,
             period_seconds=period,
@@ -142,6 +151,9 @@ def create_match(
             row.match = match
             row.reserve_left = periods
         Seat.objects.bulk_create(seat_rows)
+        for row in seat_rows:
+            if row.user_id and not row.accepted:
+                notify(match, row.user, Kind.INVITED, 0)
         _start_if_full(match)
     return match
 
@@ -231,6 +243,8 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         elif spec.kind != "open":
             raise ActionError("Choose open, a bot or a player to invite.")
         seat.save(update_fields=["user", "bot_level", "accepted"])
+        if seat.user_id:
+            notify(match, seat.user, Kind.INVITED, match.revision)
         match.revision += 1
         match.save(update_fields=["revision"])
         _start_if_full(match)
@@ -272,7 +286,9 @@ def parse_move(raw: str | dict[str, Any]) -> dict[str, Any]:
 def seat_of(match: Match, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
-    return next((s for s in match.seats.all() if s.user_id == user.pk and s.accepted), None)
+    return next(
+        (s for s in match.seats.all() if s.user_id == user.pk and s.accepted and not s.handed_to_bot), None
+    )
 
 
 def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any]) -> Match:
@@ -314,21 +330,194 @@ def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, An
         state, entries = engine.apply(match.state, seat_number, move)
     except IllegalMove as error:
         raise ActionError(str(error)) from None
+    if not by_bot:  # ruling ALL-4 counts timeouts in a row: a move of one's own ends the run
+        match.seats.filter(number=seat_number, timeouts_in_row__gt=0).update(timeouts_in_row=0)
     _record(match, engine, seat_number, Move.Kind.MOVE, move, state, entries, by_bot)
 
 
 def do_timeout(match_id: int, seat_number: int, version: int) -> Match | None:
-    """A deadline passed for this seat at this version: the game's own consequence (SC-7)."""
+    """The game's own consequence of a seat running out of time at this version (SC-7).
+
+    Does nothing when the match has moved on, so running it twice changes nothing."""
     with transaction.atomic():
         match = _lock(match_id)
         if match.status != Match.Status.ACTIVE or match.version != version:
-            return None  # the match moved on: nothing to do (safe to run twice)
+            return None
         engine = engine_of(match)
         if seat_number not in engine.to_act(match.state):
             return None
         state, entries = engine.apply_timeout(match.state, seat_number)
         _record(match, engine, seat_number, Move.Kind.TIMEOUT, {}, state, entries, by_bot=False)
         return match
+
+
+TIMEOUTS_BEFORE_BOT = 3  # ruling ALL-4
+
+
+def do_deadlines(match_id: int, version: int) -> list[str]:
+    """Apply what passed deadlines mean for this match, as the sweep found it at `version`.
+
+    First a late seat spends reserve periods; with none left, the game's consequence: the engine's
+    (lost on time, SC-7) or, for the Dizzy games, a bot plays the late turn (ALL-4), and after three
+    timeouts in a row the bot keeps the seat. Returns what happened, for the log."""
+    done: list[str] = []
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.ACTIVE or match.version != version:
+            return done  # moved on since the sweep looked: nothing to do
+        now = timezone.now()
+        engine = engine_of(match)
+        seats = list(match.seats.select_related("user"))
+        late = []
+        for seat in seats:
+            if not seat.to_act or seat.deadline is None or seat.deadline > now:
+                continue
+            while seat.deadline <= now and seat.reserve_left > 0:
+                seat.reserve_left -= 1
+                seat.deadline = clock.add_clock_time(
+                    seat.deadline, match.period_seconds, match.weekend_pause, _seat_zone(seat)
+                )
+                done.append(f"seat {seat.number} spent a reserve period")
+            seat.save(update_fields=["reserve_left", "deadline"])
+            if seat.deadline <= now:
+                late.append(seat.number)
+        match.deadline = earliest_deadline(seats)
+        match.save(update_fields=["deadline"])
+        for number in late:
+            if match.status != Match.Status.ACTIVE or number not in engine.to_act(match.state):
+                continue
+            seat = next(s for s in seats if s.number == number)
+            if engine.timeout_policy == "engine":
+                state, entries = engine.apply_timeout(match.state, number)
+                _record(match, engine, number, Move.Kind.TIMEOUT, {}, state, entries, by_bot=False)
+                done.append(f"seat {number} timed out")
+                continue
+            _bot_plays_late_turn(match, engine, seat)
+            done.append(f"a bot played seat {number}'s late turn")
+    return done
+
+
+def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
+    """Ruling ALL-4: a bot plays the whole late turn; the third timeout in a row gives it the seat."""
+    level = "normal" if "normal" in engine.bots else "random"
+    key = engine.turn_key(match.state)
+    first = True
+    for _ in range(200):  # one turn's decisions
+        if match.status != Match.Status.ACTIVE or seat.number not in engine.to_act(match.state):
+            break
+        if not first and (key is None or engine.turn_key(match.state) != key):
+            break
+        move = choose_bot_move(match, seat.number, level)
+        state, entries = engine.apply(match.state, seat.number, move)
+        if first:
+            entries = [{"text": f"{{p{seat.number}}} ran out of time: a bot plays this turn.", "audience": "all"}] + entries
+        first = False
+        _record(match, engine, seat.number, Move.Kind.MOVE, move, state, entries, by_bot=True)
+    seat.refresh_from_db()
+    seat.timeouts_in_row += 1
+    if seat.timeouts_in_row >= TIMEOUTS_BEFORE_BOT and not seat.handed_to_bot:
+        seat.handed_to_bot, seat.bot_level = True, level
+        seat.save(update_fields=["timeouts_in_row", "handed_to_bot", "bot_level"])
+        notify(match, seat.user, Kind.HANDED_TO_BOT, match.version)
+        if seat.to_act:
+            from games.tasks import play_bot_moves
+
+            play_bot_moves.delay_on_commit(match.pk, match.version)
+    else:
+        seat.save(update_fields=["timeouts_in_row"])
+
+
+def do_reminders(match_id: int) -> int:
+    """Queue the "time is running out" emails that are due in this match (once per turn)."""
+    sent = 0
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.ACTIVE:
+            return 0
+        for seat in match.seats.filter(to_act=True, remind_at__lte=timezone.now()).select_related("user"):
+            seat.remind_at = None
+            seat.save(update_fields=["remind_at"])
+            if seat.user_id and not seat.is_bot and notify(match, seat.user, Kind.REMINDER, match.version):
+                sent += 1
+    return sent
+
+
+# --- vacation ------------------------------------------------------------------------------------
+
+VACATION_DAYS_PER_YEAR = 14
+
+
+def vacation_seconds_left(user: User, now=None) -> int:
+    now = now or timezone.now()
+    used = user.vacation_seconds_used if user.vacation_year == now.year else 0
+    if user.vacation_started is not None:
+        used += int((now - user.vacation_started).total_seconds())
+    return max(0, VACATION_DAYS_PER_YEAR * 86400 - used)
+
+
+def start_vacation(user: User) -> None:
+    """Pause the player's clocks in every slow match (not live ones)."""
+    now = timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.vacation_started is not None:
+            raise ActionError("Your vacation has already started.")
+        if user.vacation_year != now.year:
+            user.vacation_year, user.vacation_seconds_used = now.year, 0
+        if vacation_seconds_left(user, now) <= 0:
+            raise ActionError("You have used all your vacation days this year.")
+        user.vacation_started = now
+        user.save(update_fields=["vacation_started", "vacation_year", "vacation_seconds_used"])
+        for match_id in _slow_matches_to_act(user):
+            match = _lock(match_id)
+            seats = list(match.seats.select_related("user"))
+            for seat in seats:
+                if seat.user_id == user.pk and seat.to_act and seat.deadline is not None:
+                    seat.paused_seconds = clock.clock_seconds_between(
+                        now, seat.deadline, match.weekend_pause, _seat_zone(seat)
+                    )
+                    seat.deadline = seat.remind_at = None
+                    seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
+            match.deadline = earliest_deadline(seats)
+            match.revision += 1
+            match.save(update_fields=["deadline", "revision"])
+
+
+def end_vacation(user: User) -> None:
+    """Run the player's paused clocks again from where they stopped."""
+    now = timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.vacation_started is None:
+            return
+        if user.vacation_year != now.year:
+            user.vacation_year, user.vacation_seconds_used = now.year, 0
+        user.vacation_seconds_used += int((now - user.vacation_started).total_seconds())
+        user.vacation_started = None
+        user.save(update_fields=["vacation_started", "vacation_year", "vacation_seconds_used"])
+        for match_id in _slow_matches_to_act(user):
+            match = _lock(match_id)
+            seats = list(match.seats.select_related("user"))
+            for seat in seats:
+                if seat.user_id == user.pk and seat.to_act and seat.paused_seconds is not None:
+                    seat.deadline = clock.add_clock_time(
+                        now, seat.paused_seconds, match.weekend_pause, _seat_zone(seat)
+                    )
+                    seat.paused_seconds = None
+                    set_reminder(match, seat, now)
+                    seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
+            match.deadline = earliest_deadline(seats)
+            match.revision += 1
+            match.save(update_fields=["deadline", "revision"])
+
+
+def _slow_matches_to_act(user: User) -> list[int]:
+    return list(
+        Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user, seats__to_act=True)
+        .exclude(time_preset="live")
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 def _record(
@@ -341,37 +530,100 @@ def _record(
     entries: list[dict[str, Any]],
     by_bot: bool,
 ) -> None:
+    old_key, new_key = engine.turn_key(match.state), engine.turn_key(state)
     match.version += 1
     match.state = state
     Move.objects.create(
         match=match, number=match.version, seat=seat_number, kind=kind, payload=payload, log=entries, by_bot=by_bot
     )
-    _after_state_change(match, engine)
+    _after_state_change(match, engine, mover=seat_number, mover_new_turn=new_key is None or new_key != old_key)
 
 
-def _after_state_change(match: Match, engine: Engine) -> None:
-    """Save the match, mark who is to act, finish it if over, and queue bot seats' moves."""
+def _after_state_change(match: Match, engine: Engine, mover: int | None = None, mover_new_turn: bool = False) -> None:
+    """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
+
+    Called with the match row locked, after every change of state."""
     match.revision += 1
-    to_act = engine.to_act(match.state)
+    to_act = set(engine.to_act(match.state))
     result = engine.result(match.state)
     now = timezone.now()
+    seats = list(match.seats.select_related("user"))
+    newly_to_act = []
     if result is not None:
         match.status = Match.Status.FINISHED
         match.result = result.as_dict()
-        match.end_reason = fill_names(result.reason, match.seat_names())[:200]
+        match.end_reason = fill_names(result.reason, {f"p{s.number}": s.public_name for s in seats})[:200]
         match.ended = now
-        match.deadline = None
-        to_act = []
-    else:
-        match.deadline = now + timedelta(seconds=match.turn_seconds)
+        to_act = set()
+    for seat in seats:
+        new_turn = not seat.to_act or (seat.number == mover and mover_new_turn)
+        if seat.number in to_act and new_turn:
+            newly_to_act.append(seat)
+            start_turn_clock(match, seat, now)
+        elif seat.number not in to_act:
+            stop_turn_clock(seat)
+        seat.to_act = seat.number in to_act
+    Seat.objects.bulk_update(seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at"])
+    match.deadline = earliest_deadline(seats)
     match.save()
-    match.seats.update(to_act=False)
-    if to_act:
-        match.seats.filter(number__in=to_act).update(to_act=True)
-        if match.seats.filter(number__in=to_act).exclude(bot_level="").exists():
-            from games.tasks import play_bot_moves
 
-            play_bot_moves.delay_on_commit(match.pk, match.version)
+    if result is not None:
+        for seat in seats:
+            if seat.user_id and not seat.is_bot:
+                notify(match, seat.user, Kind.FINISHED, match.version)
+    elif match.version == 0:
+        for seat in seats:
+            if seat.user_id and not seat.is_bot and seat.user_id != match.created_by_id:
+                notify(match, seat.user, Kind.STARTED, 0)
+    for seat in newly_to_act:
+        if seat.user_id and not seat.is_bot and match.version > 0:
+            notify(match, seat.user, Kind.YOUR_TURN, match.version)
+    if any(seat.is_bot for seat in seats if seat.to_act):
+        from games.tasks import play_bot_moves
+
+        play_bot_moves.delay_on_commit(match.pk, match.version)
+
+
+# --- clocks (ruling ALL-1) -------------------------------------------------------------------------
+
+
+def _seat_zone(seat: Seat) -> str:
+    return seat.user.time_zone if seat.user_id else "UTC"
+
+
+def _on_vacation(match: Match, seat: Seat) -> bool:
+    return match.time_preset != "live" and seat.user_id is not None and seat.user.vacation_started is not None
+
+
+def start_turn_clock(match: Match, seat: Seat, now) -> None:
+    """A seat's turn begins: its deadline is a turn's time away, or paused while on vacation."""
+    seat.turn_started = now
+    if _on_vacation(match, seat):
+        seat.deadline, seat.remind_at, seat.paused_seconds = None, None, match.turn_seconds
+        return
+    seat.paused_seconds = None
+    seat.deadline = clock.add_clock_time(now, match.turn_seconds, match.weekend_pause, _seat_zone(seat))
+    set_reminder(match, seat, now)
+
+
+def set_reminder(match: Match, seat: Seat, now) -> None:
+    """Remind when a fifth of the time this turn may still take (turn time plus reserve) is left."""
+    if seat.is_bot or seat.deadline is None:
+        seat.remind_at = None
+        return
+    total = clock.clock_seconds_between(now, seat.deadline, match.weekend_pause, _seat_zone(seat))
+    total += seat.reserve_left * match.period_seconds
+    final = clock.add_clock_time(now, total, match.weekend_pause, _seat_zone(seat))
+    seat.remind_at = final - (final - now) / 5
+
+
+def stop_turn_clock(seat: Seat) -> None:
+    seat.turn_started = seat.deadline = seat.remind_at = seat.paused_seconds = None
+
+
+def earliest_deadline(seats: list[Seat]):
+    deadlines = [s.deadline for s in seats if s.to_act and s.deadline is not None]
+    return min(deadlines) if deadlines else None
 
 
 def choose_bot_move(match: Match, seat_number: int, level: str) -> dict[str, Any]:

@@ -42,8 +42,21 @@ class MatchForm(forms.Form):
             self.fields[name].help_text = option.help
         self.fields["time_preset"] = forms.ChoiceField(
             label="Time control",
-            choices=[(key, label) for key, (label, *_rest) in TimeControl.PRESETS.items()],
+            choices=[(key, label) for key, (label, *_rest) in TimeControl.PRESETS.items()] + [("custom", "Custom")],
             initial="daily",
+        )
+        self.fields["turn_minutes"] = forms.IntegerField(
+            label="Custom: minutes per turn", min_value=1, max_value=60 * 24 * 14, required=False
+        )
+        self.fields["reserve_periods"] = forms.IntegerField(
+            label="Custom: reserve periods", min_value=0, max_value=30, required=False
+        )
+        self.fields["period_minutes"] = forms.IntegerField(
+            label="Custom: minutes per reserve period", min_value=1, max_value=60 * 24 * 7, required=False
+        )
+        self.fields["weekend_pause"] = forms.BooleanField(
+            label="Pause the clocks at weekends", required=False,
+            help_text="Saturdays and Sundays, in each player's own time zone, do not count.",
         )
 
     def option_fields(self):
@@ -71,6 +84,15 @@ class MatchForm(forms.Form):
                 seats.append(SeatSpec("open"))
         data["seats"] = seats
         data["options"] = {o.name: data.get(f"option_{o.name}") for o in self.engine.options}
+        if data.get("time_preset") == "custom":
+            for name in ("turn_minutes", "reserve_periods", "period_minutes"):
+                if data.get(name) is None:
+                    self.add_error(name, "A custom clock needs this.")
+            data["custom_clock"] = (
+                (data.get("turn_minutes") or 0) * 60,
+                data.get("reserve_periods") or 0,
+                (data.get("period_minutes") or 0) * 60,
+            )
         return data
 
 

@@ -81,6 +81,8 @@ class Match(models.Model):
     turn_seconds = models.PositiveIntegerField(default=86400)
     reserve_periods = models.PositiveIntegerField(default=5)
     period_seconds = models.PositiveIntegerField(default=86400)
+    weekend_pause = models.BooleanField(default=False)
+    # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)
 
@@ -123,6 +125,14 @@ class Seat(models.Model):
     to_act = models.BooleanField(default=False, db_index=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     reserve_left = models.PositiveIntegerField(default=0)
+    # ruling ALL-4: after three timeouts in a row a bot takes the seat for good; user stays for the record.
+    handed_to_bot = models.BooleanField(default=False)
+    # The clock of the seat's current turn (None when not to act, or paused by a vacation).
+    turn_started = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(null=True, blank=True)  # turn time left when paused
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_seen = models.DateTimeField(null=True, blank=True)  # the player last looked at the board
 
     class Meta:
         ordering = ["number"]

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
+from games import clock
 from games.actions import engine_of, seat_of
 from games.models import BOT_LEVELS, Match, Seat, fill_names
 
@@ -28,6 +31,11 @@ class SeatInfo:
     to_act: bool
     is_viewer: bool
     won: bool = False
+    deadline: datetime | None = None
+    time_left: str = ""  # in words
+    reserve: str = ""  # in words
+    on_vacation: bool = False
+    handed_to_bot: bool = False
 
 
 @dataclass
@@ -98,6 +106,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
     number = viewer_seat.number if viewer_seat else None
     engine = engine_of(match)
     finished = match.status == Match.Status.FINISHED
+    now = timezone.now()
     winners = set((match.result or {}).get("winners", []))
     names = {f"p{s.number}": s.public_name for s in seats}
 
@@ -127,6 +136,11 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
                 to_act=s.to_act,
                 is_viewer=s.number == number,
                 won=s.number in winners,
+                deadline=s.deadline,
+                time_left=clock.in_words((s.deadline - now).total_seconds()) if s.deadline else "",
+                reserve=_reserve_words(s.reserve_left, match.period_seconds) if match.reserve_periods else "",
+                on_vacation=bool(s.user_id and s.user.vacation_started and match.time_preset != "live"),
+                handed_to_bot=s.handed_to_bot,
             )
             for s in seats
         ],
@@ -142,6 +156,12 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
     if match.status == Match.Status.OPEN and user.is_authenticated:
         info.lobby = lobby_choices(match, engine, seats, user)
     return info
+
+
+def _reserve_words(periods: int, period_seconds: int) -> str:
+    if not periods:
+        return "no reserve left"
+    return f"{periods} reserve period{'s' if periods != 1 else ''} of {clock.in_words(period_seconds)}"
 
 
 def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, Any]:

@@ -32,3 +32,48 @@ def play_bot_moves(match_id: int, version: int) -> None:
         return
     except actions.ActionError as error:
         logger.error("bot move refused in match %s seat %s: %s (%s)", match_id, seat.number, error, move)
+
+
+@shared_task
+def sweep_deadlines() -> int:
+    """Every minute (beat): apply passed deadlines. Reads the indexed Match.deadline column;
+    each match is handled in its own transaction with its row locked and its version checked,
+    so two sweeps or two workers at once change nothing twice."""
+    from django.utils import timezone
+
+    due = list(
+        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", "version")[:500]
+    )
+    for match_id, version in due:
+        try:
+            actions.do_deadlines(match_id, version)
+        except Exception:  # one broken match must not stop the sweep of the others
+            logger.exception("deadline of match %s", match_id)
+    return len(due)
+
+
+@shared_task
+def send_reminders() -> int:
+    from django.utils import timezone
+
+    from games.models import Seat
+
+    match_ids = set(
+        Seat.objects.filter(to_act=True, remind_at__lte=timezone.now(), match__status=Match.Status.ACTIVE)
+        .values_list("match_id", flat=True)[:500]
+    )
+    return sum(actions.do_reminders(match_id) for match_id in sorted(match_ids))
+
+
+@shared_task
+def end_used_up_vacations() -> int:
+    from accounts.models import User
+
+    ended = 0
+    for user in User.objects.filter(vacation_started__isnull=False):
+        if actions.vacation_seconds_left(user) <= 0:
+            actions.end_vacation(user)
+            ended += 1
+    return ended

@@ -5,6 +5,7 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/", views.games_list, name="games"),
+    path("turns/", views.turn_count, name="turn_count"),
     path("games/<slug:slug>/rules/", views.rules, name="rules"),
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/<int:match_id>/", views.match_page, name="match"),

@@ -6,10 +6,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Prefetch
+from datetime import timedelta
+
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games import actions
@@ -39,10 +42,12 @@ def home(request: HttpRequest) -> HttpResponse:
         .exclude(match__status=Match.Status.CANCELLED)
         .order_by("-match__id")
     )
-    your_turn, waiting, invitations, lobby, finished = [], [], [], [], []
+    your_turn, waiting, invitations, lobby, finished, handed = [], [], [], [], [], []
     for seat in seats:
         match = seat.match
-        if match.status == Match.Status.ACTIVE:
+        if match.status == Match.Status.ACTIVE and seat.handed_to_bot:
+            handed.append(match)
+        elif match.status == Match.Status.ACTIVE:
             (your_turn if seat.to_act else waiting).append(match)
         elif match.status == Match.Status.OPEN:
             (lobby if seat.accepted else invitations).append(match)
@@ -63,6 +68,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "lobby": lobby,
             "finished": finished,
             "open_matches": open_matches,
+            "handed": handed,
         },
     )
 
@@ -83,6 +89,8 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["seats"],
                 form.cleaned_data["options"],
                 form.cleaned_data["time_preset"],
+                form.cleaned_data.get("custom_clock"),
+                form.cleaned_data["weekend_pause"],
             )
         except actions.ActionError as error:
             form.add_error(None, str(error))
@@ -93,7 +101,9 @@ def new_match(request: HttpRequest) -> HttpResponse:
 
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The board page, or with HTMX just its board fragment; an unchanged poll costs one query."""
+    """The board page, or with HTMX just its board fragment; an unchanged poll costs two queries."""
+    if request.user.is_authenticated:
+        _seen(match_id, request.user)
     since = request.GET.get("since")
     if since is not None and request.htmx:
         revision = Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
@@ -103,6 +113,22 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             return HttpResponse(status=204)
     match = _get_match(match_id)
     return _render_match(request, match)
+
+
+PRESENCE_REFRESH = timedelta(seconds=8)
+
+
+def _seen(match_id: int, user) -> None:
+    """Remember that the player is looking at the board: no "your turn" email then."""
+    now = timezone.now()
+    Seat.objects.filter(match_id=match_id, user=user).filter(
+        Q(last_seen__isnull=True) | Q(last_seen__lt=now - PRESENCE_REFRESH)
+    ).update(last_seen=now)
+
+
+def turn_count(request: HttpRequest) -> HttpResponse:
+    """The navigation's "your turn" count, polled by HTMX."""
+    return render(request, "games/_turn_count.html")
 
 
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:

@@ -11,6 +11,15 @@ from django.core import mail
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def run_on_commit(monkeypatch):
+    """allauth's emails go out through the worker after the commit; in these tests (one
+    transaction) run the on-commit callbacks at once, as a real commit would."""
+    from django.db import transaction
+
+    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
+
+
 def sign_up(client, username="newbie", email="newbie@example.com"):
     return client.post(
         "/accounts/signup/",

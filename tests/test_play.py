@@ -174,7 +174,8 @@ def test_a_whole_match_against_a_bot_to_the_result(alice, client_for, django_cap
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result["reason"]
     page = c.get(f"/matches/{match.pk}/").content.decode()
-    assert "Finished" in page and "hx-trigger" not in page  # the finished board stops polling
+    board = page.split('<div id="board"')[1]
+    assert "Finished" in page and "hx-trigger" not in board.split(">")[0]  # the finished board stops polling
     # Moves after the end are refused.
     response = post_move(c, match, {"type": "place", "to": "a1"})
     assert response.status_code == 400 and "over" in response.content.decode()

@@ -148,6 +148,12 @@ class Engine:
         """None while the game goes on."""
         raise NotImplementedError
 
+    def turn_key(self, state: State) -> Any:
+        """What identifies the current turn, for the clocks (ruling ALL-1: one clock covers a whole
+        turn, all its decisions included). When a seat that just moved is still to act, the site
+        restarts its clock only if this changed. None (the default): every move is a whole turn."""
+        return None
+
     def max_moves(self, players: int, options: dict[str, Any]) -> int:
         """An upper bound on apply() calls in one game; the conformance test holds engines to it."""
         raise NotImplementedError

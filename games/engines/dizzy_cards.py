@@ -85,8 +85,20 @@ class LizzyInfo:
     golden: bool
 
 
+_CLASSIFIED: dict[tuple[str, ...], LizzyInfo] = {}  # at most 30 x 30 x 30 valid names
+
+
 def classify(lizzy: tuple[str, str, str] | list[str]) -> LizzyInfo:
     """Classify a Lizzy given as (head, body, tail). Raises ValueError for wrong parts."""
+    key = tuple(lizzy)
+    info = _CLASSIFIED.get(key)
+    if info is None:
+        info = _classify(key)
+        _CLASSIFIED[key] = info
+    return info
+
+
+def _classify(lizzy: tuple[str, ...]) -> LizzyInfo:
     cards = [parse(c) for c in lizzy]
     if [c.part for c in cards] != list(PARTS):
         raise ValueError(f"a Lizzy is head, body, tail: {list(lizzy)!r}")
@@ -351,7 +363,8 @@ def _search(heads: list[int], bodies: list[int], tails: list[int]) -> tuple[int,
                     valid.append(index)
                     if power > best_power:
                         best_power, best = power, (index,)
-    if len(valid) < 2 or len(heads) < 2 or len(bodies) < 2 or len(tails) < 2:
+    # (Two copies of one card may make two equal Lizzies: `valid` holds distinct ones only.)
+    if not valid or len(heads) < 2 or len(bodies) < 2 or len(tails) < 2:
         return best_power, best
     # Two Lizzies: the first takes heads[i], the second heads[j] with i < j; bodies and tails in
     # either order. Positions (not values) so that two copies of a card may both be used.
@@ -404,11 +417,21 @@ def best_arrangement(hand: Iterable[str]) -> Arrangement:
         for card in lizzy:
             unused.remove(card)
         lizzies.append(lizzy)
-    powers = tuple(lizzy_power(lizzy) for lizzy in lizzies)
-    bonuses = tuple(duo_bonus(*lizzies)) if len(lizzies) == 2 else ()
-    arrangement = Arrangement(tuple(lizzies), powers, bonuses, tuple(unused))
+    arrangement = arrangement_of(lizzies, unused)
     assert arrangement.power == power, (cards, arrangement, power)
     return arrangement
+
+
+def arrangement_of(
+    lizzies: Iterable[tuple[str, str, str] | list[str]], unused: Iterable[str] = ()
+) -> Arrangement:
+    """The Arrangement (powers and bonuses) of zero, one or two given valid Lizzies."""
+    chosen = tuple((lizzy[0], lizzy[1], lizzy[2]) for lizzy in lizzies)
+    if len(chosen) > 2 or not all(classify(lizzy).valid for lizzy in chosen):
+        raise ValueError(f"not zero, one or two valid Lizzies: {chosen!r}")
+    powers = tuple(lizzy_power(lizzy) for lizzy in chosen)
+    bonuses = tuple(duo_bonus(*chosen)) if len(chosen) == 2 else ()
+    return Arrangement(chosen, powers, bonuses, tuple(unused))
 
 
 def valid_lizzy_count(hand: Iterable[str]) -> int:

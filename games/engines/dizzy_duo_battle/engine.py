@@ -263,6 +263,11 @@ class DizzyDuoBattle(Engine):
     def to_act(self, state: State) -> list[int]:
         return [] if state["phase"] == "over" else [state["current"]]
 
+    def turn_key(self, state: State) -> Any:
+        # ruling ALL-1: one clock covers a whole turn. A turn is a take and a discard (or one
+        # attack); it ends when a discard is recorded in the round's history or a new round starts.
+        return f"{state['round']}:{len(state['history'])}"
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if state["phase"] == "over" or seat != state["current"]:
             return []
@@ -417,14 +422,22 @@ class DizzyDuoBattle(Engine):
         # ruling DD-7: the order of fights does not change the result, so they go in seat order.
         defenders = fighters[1:]
         arrangements: list[dict[str, Any] | None] = [None] * players
+        duos: list[list[list[str]] | None] = [None] * players  # the Lizzies each fighter shows
         powers: list[int | None] = [None] * players
         for seat in fighters:
-            arrangement = cards.best_arrangement(state["hands"][seat]).as_dict()  # ruling DD-2
-            arrangements[seat] = arrangement
-            powers[seat] = arrangement["power"]
+            best = cards.best_arrangement(state["hands"][seat])  # ruling DD-2
+            arrangements[seat] = best.as_dict()
+            duos[seat] = [list(lizzy) for lizzy in best.lizzies]
+            powers[seat] = best.power
         open_battles = state["options"]["open_battles"]
         everyone_sees = "all" if open_battles else None
-        logs.append(log(f"{_seat(attacker)} attacks with power {powers[attacker]}."))
+        order = ", ".join(_seat(d) for d in defenders)
+        logs.append(
+            log(
+                f"{_seat(attacker)} attacks with power {powers[attacker]}. The order of fights does not "
+                f"change the result, so they go in seat order: {order}."
+            )
+        )
         changes = [0] * players
         fights = []
         for defender in defenders:
@@ -487,7 +500,7 @@ class DizzyDuoBattle(Engine):
             "attack_card": attack_card,
             "attack_kind": attack_kind,
             "defenders": defenders,
-            "arrangements": arrangements,
+            "duos": duos,
             "powers": powers,
             "fights": fights,
             "changes": changes,
@@ -620,13 +633,13 @@ class DizzyDuoBattle(Engine):
                 {
                     "round": b["round"],
                     "attacker": b["attacker"],
-                    "powers": b["powers"],
-                    "changes": b["changes"],
-                    "lives_after": b["lives_after"],
+                    "powers": list(b["powers"]),
+                    "changes": list(b["changes"]),
+                    "lives_after": list(b["lives_after"]),
                 }
                 for b in state["battles"]
             ],
-            "result": state["result"],
+            "result": _json_copy(state["result"]),
             "hand": None,
             "best": None,
             "discard_choices": [],
@@ -694,10 +707,10 @@ class DizzyDuoBattle(Engine):
             shown = {seat, attacker}
         else:
             shown = set()
-        result = dict(battle)
-        result["arrangements"] = [
-            arrangement if index in shown else None
-            for index, arrangement in enumerate(battle["arrangements"])
+        result = _json_copy(battle)  # the view shares nothing with the state
+        result["duos"] = [
+            cards.arrangement_of(duo).as_dict() if duo is not None and index in shown else None
+            for index, duo in enumerate(battle["duos"])
         ]
         result["duos_shown"] = sorted(shown)
         return result
@@ -747,6 +760,13 @@ class DizzyDuoBattle(Engine):
                 totals[a] += fight["attacker_change"]
                 totals[d] += fight["defender_change"]
             assert totals == battle["changes"]
+        if state["battles"]:
+            # The shown duos give the powers fought with (only the newest: older ones were checked
+            # when they were new, and this runs after every move).
+            battle = state["battles"][-1]
+            for seat, duo in enumerate(battle["duos"]):
+                if duo is not None:
+                    assert cards.arrangement_of(duo).power == battle["powers"][seat]
         for seat in range(players):
             if points:
                 assert not state["out"][seat] and state["lives"][seat] >= 0

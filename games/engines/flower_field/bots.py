@@ -48,6 +48,8 @@ from games.engines.flower_field.fields import (
 # A challenge-challenge pays +2 lives of difference when right and costs 1 when wrong: doubt when the
 # chance that the claim is false is above 1/3.
 DOUBT_THRESHOLD = 1 / 3
+# How likely a claim the bot accepted was true (its cell then probably holds a hidden flower).
+SUSPECTED = 0.7
 
 
 class Knowledge:
@@ -70,7 +72,7 @@ class Knowledge:
         self.opponent_live = max(0, self.opponent_hidden - (len(explosions) - mine_exploded))
         # Cells where a challenge-challenge proved the opponent's hidden flower, with possible colours.
         self.proven: dict[int, set[str]] = {}
-        self.suspected: set[int] = set()  # cells of claims I accepted (truth unknown)
+        self.suspected: dict[int, set[str]] = {}  # cells of claims I accepted (truth unknown), colours
         self.claimed: set[int] = set()  # every cell the opponent ever claimed
         self.honest_record = 0
         self.false_record = 0
@@ -94,10 +96,13 @@ class Knowledge:
             elif challenge["doubt"] == "successful":
                 self.false_record += 1
             elif challenge["doubt"] == "accepted":
-                self.suspected.update(empty)
+                for cell, colours in self._possible_fillings(challenge).items():
+                    self.suspected.setdefault(cell, set()).update(colours)
         # A proven or suspected flower is gone once its cell was planted on.
         self.proven = {c: k for c, k in self.proven.items() if c not in self.ever_planted}
-        self.suspected = {c for c in self.suspected if c not in self.ever_planted and c not in self.proven}
+        self.suspected = {
+            c: k for c, k in self.suspected.items() if c not in self.ever_planted and c not in self.proven
+        }
 
     def _possible_fillings(self, challenge: dict[str, Any]) -> dict[int, set[str]]:
         """For a claim proved true: the colours each empty cell may have, on the board it was made on."""
@@ -125,8 +130,8 @@ class Knowledge:
         if not self.claimable_by_opponent(cell):
             return 0.0
         if cell in self.suspected:
-            return 0.5
-        unknown_live = max(0.0, self.opponent_live - len(self.proven) - 0.5 * len(self.suspected))
+            return SUSPECTED
+        unknown_live = max(0.0, self.opponent_live - len(self.proven) - SUSPECTED * len(self.suspected))
         unknown_cells = sum(
             1
             for i in range(SIZE * SIZE)
@@ -275,7 +280,7 @@ def _doubt(know: Knowledge, legal: list[Move], rng: random.Random, hard: bool) -
     for flower in pending["undone"]:
         colours[CELL_INDEX[flower["cell"]]] = flower["colour"]
     p_false = _chance_false(know, colours, a, b, empty, hard)
-    doubt = p_false > DOUBT_THRESHOLD
+    doubt = p_false > DOUBT_THRESHOLD + 1e-9
     return {"type": "challenge_challenge"} if doubt else {"type": "accept"}
 
 
@@ -348,82 +353,117 @@ def _plant(know: Knowledge, legal: list[Move], rng: random.Random, hard: bool) -
 
 def _hidden_chance(know: Knowledge, cell: int, colour: int) -> float:
     """The chance that the opponent holds a live hidden flower of this colour on this cell."""
-    if cell in know.proven:
-        return 1.0 / len(know.proven[cell]) if COLOURS[colour] in know.proven[cell] else 0.0
+    for known, chance in ((know.proven, 1.0), (know.suspected, SUSPECTED)):
+        if cell in known:
+            return chance / len(known[cell]) if COLOURS[colour] in known[cell] else 0.0
     return know.explosion_risk(cell) / 3
 
 
-def claim_threat(know: Knowledge, codes: list[int], counts: Any, flowers: list[tuple[int, int]]) -> float:
-    """After a planting: the chance-weighted number of fields holding a new flower that the opponent's
-    hidden flowers (one empty cell) would make equal to a field on the board: honest claims against it."""
-    for cell, colour in flowers:
-        codes[cell] = colour
-    threats: dict[tuple[int, int], float] = {}
-    try:
-        for cell, _ in flowers:
-            for p in PLACEMENTS_OF_CELL[cell]:
-                empty = [c for c in PLACEMENTS[p] if codes[c] == EMPTY]
-                if len(empty) != 1 or not know.claimable_by_opponent(empty[0]) and empty[0] not in know.proven:
-                    continue
-                hole = empty[0]
-                for colour in range(3):
-                    chance = _hidden_chance(know, hole, colour)
-                    if chance <= 0:
-                        continue
+class Threats:
+    """Where the opponent's hidden flowers could complete equal fields: a planting that makes a field
+    equal to a field with one empty cell (or the other way round) invites an honest claim."""
+
+    def __init__(self, know: Knowledge, codes: list[int]) -> None:
+        self.know = know
+        self.holes: dict[int, list[tuple[int, int, float]]] = {}  # key -> (hole, colour, chance)
+        for p, cells in enumerate(PLACEMENTS):
+            empty = [c for c in cells if codes[c] == EMPTY]
+            if len(empty) != 1 or not self.may_hold(empty[0]):
+                continue
+            hole = empty[0]
+            for colour in range(3):
+                chance = _hidden_chance(know, hole, colour)
+                if chance > 0:
                     codes[hole] = colour
-                    if counts.get(placement_key(codes, p), 0):
-                        threats[(hole, colour)] = chance
-                    codes[hole] = EMPTY
-    finally:
-        for cell, _ in flowers:
-            codes[cell] = EMPTY
-    return min(1.0, sum(threats.values()))
+                    self.holes.setdefault(placement_key(codes, p), []).append((hole, colour, chance))
+            codes[hole] = EMPTY
+
+    def may_hold(self, cell: int) -> bool:
+        return self.know.claimable_by_opponent(cell) or cell in self.know.proven
+
+    def threat(self, codes: list[int], counts: Any, flowers: list[tuple[int, int]]) -> float:
+        """The chance-weighted count of claims the planting would invite (at most 1)."""
+        new_cells = {cell for cell, _ in flowers}
+        for cell, colour in flowers:
+            codes[cell] = colour
+        found: dict[tuple[int, int], float] = {}
+        try:
+            for cell in new_cells:
+                for p in PLACEMENTS_OF_CELL[cell]:
+                    empty = [c for c in PLACEMENTS[p] if codes[c] == EMPTY]
+                    if not empty:
+                        for hole, colour, chance in self.holes.get(placement_key(codes, p), ()):
+                            if hole not in new_cells:
+                                found[(hole, colour)] = chance
+                    elif len(empty) == 1 and self.may_hold(empty[0]):
+                        hole = empty[0]
+                        for colour in range(3):
+                            chance = _hidden_chance(self.know, hole, colour)
+                            if chance > 0:
+                                codes[hole] = colour
+                                if counts.get(placement_key(codes, p), 0):
+                                    found[(hole, colour)] = chance
+                        codes[hole] = EMPTY
+        finally:
+            for cell in new_cells:
+                codes[cell] = EMPTY
+        return min(1.0, sum(found.values()))
+
+
+# The hard bot's look-ahead works in "lives": an explosion costs one, an honest claim about one and a
+# redo; leaving the opponent without a safe planting usually wins the game, being left so loses it.
+STUCK_VALUE = 10.0
+THREAT_WEIGHT = 1.2
+# At most this many safe-planting counts per move (each about 2 ms), to stay well under 500 ms.
+SEARCH_BUDGET = 150
 
 
 def _hard_planting(
     know: Knowledge, codes: list[int], counts: Any, singles: list[tuple[int, int]], rng: random.Random
 ) -> Move:
     risk = {cell: know.explosion_risk(cell) for cell in {c for c, _ in singles}}
-    # Look ahead only when few safe plantings are left: before that, plant where no hidden flower is
-    # likely to explode or to be claimed against the planting.
-    if len(singles) > 24:
-        scored = [(risk[m[0]] + 1.5 * claim_threat(know, codes, counts, [m]), m) for m in singles]
-        low = min(score for score, _ in scored)
-        return _plant_move([rng.choice([m for score, m in scored if score <= low + 1e-9])])
-    best_score = None
-    best: list[list[tuple[int, int]]] = []
+    threats = Threats(know, codes)
     candidates: list[list[tuple[int, int]]] = [[m] for m in singles]
-    if len(singles) <= 10:
-        # Two flowers change whose turn it is when safe plantings run out.
+    if len(singles) <= 12:
+        # Two flowers change who runs out of safe plantings first.
         for i, m1 in enumerate(singles):
             for m2 in singles[i + 1 :]:
                 if m1[0] != m2[0] and not planting_makes_duplicate(codes, counts, [m1, m2]):
                     candidates.append([m1, m2])
+    scored = []
     for flowers in candidates:
-        score = -3.0 * sum(risk[c] for c, _ in flowers) - 4.5 * claim_threat(know, codes, counts, flowers)
-        _play(flowers, codes, counts)
-        replies = safe_singles(codes, counts)
-        if not replies:
-            score += 100.0  # the opponent has no safe planting left
-        elif len(replies) <= 6 and len(candidates) * len(replies) <= 120:
-            # Do they have a reply that leaves me no safe planting?
-            avoid = set(know.my_live) | set(know.proven)
+        score = -sum(risk[c] for c, _ in flowers) - THREAT_WEIGHT * threats.threat(codes, counts, flowers)
+        scored.append([score, flowers, None])
+    budget = SEARCH_BUDGET
+    if len(candidates) <= budget:
+        # Two plies: which plantings leave the opponent without a safe planting?
+        for entry in scored:
+            _play(entry[1], codes, counts)
+            entry[2] = safe_singles(codes, counts)
+            _unplay(entry[1], codes, counts)
+            if not entry[2]:
+                entry[0] += STUCK_VALUE
+        budget -= len(candidates)
+        # Three plies, best first while the budget lasts: can the opponent's reply leave me stuck?
+        avoid = set(know.my_live) | set(know.proven)
+        for entry in sorted(scored, key=lambda e: -e[0]):
+            replies = entry[2]
+            if not replies or len(replies) > budget:
+                continue
+            budget -= len(replies)
+            _play(entry[1], codes, counts)
+            refuted = 0
             for reply in replies:
                 _play([reply], codes, counts)
-                mine = safe_singles(codes, counts, avoid)
+                if not safe_singles(codes, counts, avoid):
+                    refuted += 1
                 _unplay([reply], codes, counts)
-                if not mine:
-                    score -= 50.0
-                    break
-            score -= len(replies) * 0.1
-        else:
-            score -= len(replies) * 0.1
-        _unplay(flowers, codes, counts)
-        if best_score is None or score > best_score + 1e-9:
-            best_score, best = score, [flowers]
-        elif abs(score - best_score) <= 1e-9:
-            best.append(flowers)
-    return _plant_move(rng.choice(best))
+            _unplay(entry[1], codes, counts)
+            if refuted:
+                # A careful opponent finds the reply, a careless one by chance.
+                entry[0] -= STUCK_VALUE * (0.5 + 0.5 * refuted / len(replies))
+    best = max(entry[0] for entry in scored)
+    return _plant_move(rng.choice([entry[1] for entry in scored if entry[0] >= best - 1e-9]))
 
 
 def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:

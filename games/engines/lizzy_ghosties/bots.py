@@ -3,9 +3,12 @@
 The "normal" bot scores every legal move with a one-step look at what it does to the table, as
 far as the view tells (top cards and stack sizes; a card below a top is unknown):
 
-- as a Lizzy it hoards: it steals whenever it can, hunts doubles (an event means more cards) and
-  chains them, never gives, and takes cards first from the weakest Lizzies, whose cards would
-  otherwise end in the ghosts' piles;
+- as a Lizzy at a table of up to four it hoards: it steals whenever it can, hunts doubles (an
+  event means more cards) and chains them, never gives (so its own Lizzy stays as valid as its
+  steals made it), and takes cards first from the weakest Lizzies, whose cards would otherwise end
+  in the ghosts' piles;
+- as a Lizzy at a table of five or more, where the ghosts usually win, it turns ghost soon by
+  giving away its two smaller stacks (LG-6's ghostly give) and keeps its biggest for its pile;
 - as a ghost it takes doubles (three cards and an event) before single steals, and steals from
   the strongest Lizzies;
 - whenever a move ends the game (a showdown Lizzy turning ghost, the Burn Lizzy emptied, the last
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+
 from games.engines.base import Move, View
 from games.engines.dizzy_cards import PARTS
 from games.engines.lizzy_ghosties.rules import BURN, info_of_tops
@@ -27,7 +31,7 @@ EVENT = 24.0  # a new double on our own (or loaned, or Burn) Lizzy: an event
 GOLDEN = 20.0  # a golden double wins its event without a draw
 EXTRA_TURN = 8.0  # a double in the showdown: team Lizzies plays again
 WEAK_VICTIM = 1.0  # per card the victim has fewer than the richest Lizzy
-GHOST_TABLE = 5  # from this many players the ghosts nearly always win: aim to become one
+GHOST_TABLE = 5  # from this many players the ghosts usually win (random play: 87%+): aim to become one
 EXPOSED = 6.0  # a showdown Lizzy one steal away from turning ghost
 
 

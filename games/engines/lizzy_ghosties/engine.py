@@ -73,7 +73,7 @@ END_LAST_LIZZY = "last_lizzy"
 
 
 def _p(seat: int) -> str:
-    return "{p%d}" % seat
+    return f"{{p{seat}}}"
 
 
 def _copy_state(state: State) -> State:
@@ -314,7 +314,9 @@ class LizzyGhosties(Engine):
         # ruling LG-7: attempts go clockwise from the ghost's left.
         self._start_event(state, "loaned", (seat + 1) % state["players"], logs)
 
-    def _showdown_move(self, state: State, giver: int, receiver: int, part: str, logs: list[LogEntry]) -> None:
+    def _showdown_move(
+        self, state: State, giver: int, receiver: int, part: str, logs: list[LogEntry]
+    ) -> None:
         seat = state["step"]["seat"]
         card = _move_top(state, state["lizzies"][giver], state["lizzies"][receiver], part)
         logs.append(log(f"{_p(seat)} moved {_p(giver)}'s {describe(card)} to {_p(receiver)}'s Lizzy."))
@@ -360,7 +362,11 @@ class LizzyGhosties(Engine):
             text += f"; drew a {describe(card)}: {'won' if won else 'lost'}"
         if won:
             targets = _living_from(state, start, exclude=seat)
-            text += "; one attempt on each other living Lizzy" if kind != "ghost" else "; one attempt on each Lizzy"
+            text += (
+                "; one attempt on each other living Lizzy"
+                if kind != "ghost"
+                else "; one attempt on each Lizzy"
+            )
         else:
             targets = []
             text += "; one card of choice"
@@ -447,7 +453,9 @@ class LizzyGhosties(Engine):
                 state["lizzies"][seat] = None
                 turned.append(seat)
                 logs.append(
-                    log(f"{_p(seat)} has one body part left and turns into a ghost ({count} cards face down).")
+                    log(
+                        f"{_p(seat)} has one body part left and turns into a ghost ({count} cards face down)."
+                    )
                 )
         if state["phase"] == SHOWDOWN:
             if any(seat in state["showdown"]["lizzies"] for seat in turned):
@@ -532,11 +540,10 @@ class LizzyGhosties(Engine):
             self._return_loaned(state)
         # Table rule: a player's team is what they are when the game ends (LG-8: "Lizzy stacks
         # vs ghost piles"), so a showdown Lizzy that turns ghost counts with the ghosts.
-        living = _living(state)
-        lizzy_team = living
+        lizzy_team = _living(state)
         ghost_team = [seat for seat in range(players) if seat not in lizzy_team]
-        if why == END_LAST_LIZZY and len(living) == 1:
-            last = living[0]
+        if why == END_LAST_LIZZY and len(lizzy_team) == 1:
+            last = lizzy_team[0]
             taken = card_count(state["burn"])
             for part in PARTS:  # ruling LG-9: the last Lizzy takes every Burn Lizzy card
                 state["lizzies"][last][part].extend(state["burn"][part])
@@ -551,22 +558,20 @@ class LizzyGhosties(Engine):
             END_TEAM_TURNS: f"{SHOWDOWN_TEAM_TURNS} team turns were played",
             END_STUCK: f"{QUIET_CYCLES} cycles passed with no card moved",
             END_CYCLES: f"{MAX_CYCLES} cycles passed before the showdown",
-            END_LAST_LIZZY: "One Lizzy is left" if living else "No Lizzy is left",
+            END_LAST_LIZZY: "One Lizzy is left" if lizzy_team else "No Lizzy is left",
         }[why]
         score = f"team Lizzies {lizzy_cards} cards, team Ghosties {ghost_cards}"
-        if not lizzy_team or not ghost_team:
-            winners: list[int] = []  # LG-10: no ghosts yet is a draw; no Lizzy left, too
+        # ruling LG-9: the last Lizzy wins only with more cards than all ghosts together, so
+        # equal counts go to the ghosts there; elsewhere equal is a draw (LG-8). LG-10: no
+        # ghosts yet is a draw (and so, by our table rule, is no Lizzy left).
+        tie_to_ghosts = why == END_LAST_LIZZY
+        if not lizzy_team or not ghost_team or (lizzy_cards == ghost_cards and not tie_to_ghosts):
+            winners: list[int] = []
             verdict = "a draw"
-        elif why == END_LAST_LIZZY:
-            # ruling LG-9: the Lizzy wins only with more cards than all ghosts together.
-            winners = lizzy_team if lizzy_cards > ghost_cards else ghost_team
-            verdict = "team Lizzies wins" if winners == lizzy_team else "team Ghosties wins"
-        elif lizzy_cards == ghost_cards:
-            winners = []
-            verdict = "a draw"
+        elif lizzy_cards > ghost_cards:
+            winners, verdict = lizzy_team, "team Lizzies wins"
         else:
-            winners = lizzy_team if lizzy_cards > ghost_cards else ghost_team
-            verdict = "team Lizzies wins" if winners == lizzy_team else "team Ghosties wins"
+            winners, verdict = ghost_team, "team Ghosties wins"
         state["result"] = {
             "winners": sorted(winners),
             "scores": [lizzy_cards if seat in lizzy_team else ghost_cards for seat in range(players)],
@@ -587,12 +592,9 @@ class LizzyGhosties(Engine):
         while state["phase"] != OVER:
             step = state["step"]
             event = step["event"]
-            if event is not None and event["won"]:
-                while event["targets"] and state["lizzies"][event["targets"][0]] is None:
-                    event["targets"].pop(0)  # a Lizzy that turned ghost meanwhile is not attempted
-                if not event["targets"]:
-                    self._end_event(state, logs)
-                    continue
+            if event is not None and event["won"] and not event["targets"]:
+                self._end_event(state, logs)  # every attempt was made
+                continue
             moves = _decision_moves(state)
             if any(move["type"] != "skip" for move in moves):
                 return
@@ -720,7 +722,9 @@ class LizzyGhosties(Engine):
         found: list[str] = list(state["side"])
         for part in PARTS:
             found.extend(state["burn"][part])
-            assert all(part_of(card) == part for card in state["burn"][part]), "a card in the wrong Burn stack"
+            assert all(part_of(card) == part for card in state["burn"][part]), (
+                "a card in the wrong Burn stack"
+            )
             if state["loaned"] is not None:
                 found.extend(state["loaned"][part])
         for seat in range(players):
@@ -760,13 +764,21 @@ class LizzyGhosties(Engine):
             assert len(living) >= (2 if players == 3 else 3), "too few Lizzies without a showdown"
         if step["kind"] == GHOST_TURN:
             assert state["lizzies"][seat] is None, "a ghost's turn for a Lizzy"
-            assert (state["loaned"] is not None) == (step["event"] is not None), "a loaned Lizzy only in events"
+            assert (state["loaned"] is not None) == (step["event"] is not None), (
+                "a loaned Lizzy only in events"
+            )
         else:
             assert state["lizzies"][seat] is not None, "a Lizzy's turn for a ghost"
             assert state["loaned"] is None
         if step["kind"] == LIZZY_TURN and step["event"] is None:
             opponent = step["opponent"]
             assert opponent != seat and state["lizzies"][opponent] is not None, "passing a living Lizzy"
+        if step["event"] is not None:
+            # Only the Lizzy attempted loses a card, and a chain recounts its targets: every
+            # target still waiting is a living Lizzy.
+            targets = step["event"]["targets"]
+            assert targets or not step["event"]["won"], "a won event with no attempt left"
+            assert all(target != seat and state["lizzies"][target] is not None for target in targets)
 
     def check_vector(self, case: dict[str, Any]) -> None:
         if case.get("kind") != "lizzy":
@@ -827,7 +839,6 @@ def _decision_moves(state: State) -> list[Move]:
             victims = event["targets"][:1]
         else:
             victims = _living_from(state, seat + 1, exclude=seat)  # one card of choice
-        victims = [victim for victim in victims if lizzies[victim] is not None]
         if event["kind"] == "burn":
             receiver, kind = state["burn"], "burn"
         elif event["kind"] == "ghost":
@@ -899,14 +910,23 @@ def _plain_ints(move: Move) -> bool:
 
 def _stacks_view(stacks: Stacks) -> dict[str, dict[str, Any]]:
     """LG-2: only the top card and the size of each stack."""
-    return {part: {"top": stacks[part][-1] if stacks[part] else None, "size": len(stacks[part])} for part in PARTS}
+    return {
+        part: {"top": stacks[part][-1] if stacks[part] else None, "size": len(stacks[part])} for part in PARTS
+    }
 
 
 def _lizzy_view(stacks: Stacks) -> dict[str, Any]:
     """What the tops make of a Lizzy (LZ-2), for templates and bots."""
     info = info_of(stacks)
     if info is None:
-        return {"complete": False, "valid": False, "double": False, "golden": False, "colours": None, "patterns": None}
+        return {
+            "complete": False,
+            "valid": False,
+            "double": False,
+            "golden": False,
+            "colours": None,
+            "patterns": None,
+        }
     return {
         "complete": True,
         "valid": info.valid,
@@ -998,7 +1018,9 @@ def _why_illegal(state: State, move: Move) -> str:
         return "This attempt is on another Lizzy: take one of its cards or skip."
     source = state["burn"] if kind == "take_burn" else state["lizzies"][seat if kind == "give" else other]
     if kind == "move":
-        source = state["lizzies"][move.get("from")] if move.get("from") in state["showdown"]["lizzies"] else None
+        source = (
+            state["lizzies"][move.get("from")] if move.get("from") in state["showdown"]["lizzies"] else None
+        )
         if source is None or move.get("from") == move.get("to"):
             return "Move a card from one Lizzy of your team to the other."
     if not source[part]:

@@ -7,7 +7,7 @@ Only the top cards count for validity (ruling LZ-2, LG-3) and only they are visi
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from games.engines.dizzy_cards import PARTS, LizzyInfo, classify, part_of
 
@@ -25,7 +25,7 @@ def cards_per_part(players: int) -> int:
     return 2 if players > 5 else 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def info_of_cards(head: str, body: str, tail: str) -> LizzyInfo:
     """classify() of LZ-2, cached: bots and legal-move lists ask about the same triples often."""
     return classify((head, body, tail))

@@ -1,0 +1,69 @@
+"""Turn clocks (ruling ALL-1): time per turn plus reserve periods, optional weekend pause.
+
+Plain functions over datetimes so they can be tested without a database.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime, timedelta
+
+
+def is_weekend(moment: datetime, tz: zoneinfo.ZoneInfo) -> bool:
+    return moment.astimezone(tz).weekday() >= 5
+
+
+def add_clock_time(start: datetime, seconds: int, skip_weekends: bool = False, tz_name: str = "UTC") -> datetime:
+    """The moment `seconds` of clock time after `start`; with skip_weekends, Saturdays and
+    Sundays in the player's own time zone do not count."""
+    if not skip_weekends:
+        return start + timedelta(seconds=seconds)
+    tz = _zone(tz_name)
+    moment = start.astimezone(tz)
+    remaining = timedelta(seconds=seconds)
+    while True:
+        next_midnight = (moment + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        if moment.weekday() >= 5:
+            moment = next_midnight
+            continue
+        chunk = next_midnight - moment
+        if remaining <= chunk:
+            return (moment + remaining).astimezone(start.tzinfo)
+        remaining -= chunk
+        moment = next_midnight
+
+
+def clock_seconds_between(start: datetime, end: datetime, skip_weekends: bool = False, tz_name: str = "UTC") -> int:
+    """Clock time from start to end (0 if end is earlier), weekends left out when paused."""
+    if end <= start:
+        return 0
+    if not skip_weekends:
+        return int((end - start).total_seconds())
+    tz = _zone(tz_name)
+    moment, total = start.astimezone(tz), timedelta()
+    end = end.astimezone(tz)
+    while moment < end:
+        next_midnight = (moment + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        stop = min(next_midnight, end)
+        if moment.weekday() < 5:
+            total += stop - moment
+        moment = stop
+    return int(total.total_seconds())
+
+
+def in_words(seconds: int) -> str:
+    """A duration for people: "2 days 3 hours", "45 minutes", "30 seconds"."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")] if seconds >= 60 else [(secs, "second")]
+    words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    return " ".join(words[:2]) or "0 seconds"
+
+
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

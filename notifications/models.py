@@ -1,0 +1,57 @@
+"""Emails to players: one row each, written with the change that causes it, sent after commit."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Kind(models.TextChoices):
+    YOUR_TURN = "your_turn", "It is your turn"
+    REMINDER = "reminder", "Your time is running out"
+    INVITED = "invited", "You are invited to a match"
+    STARTED = "started", "A match has started"
+    FINISHED = "finished", "A match has finished"
+    HANDED_TO_BOT = "handed_to_bot", "Your seat was handed to a bot"
+
+
+# What a player may choose per kind; the reminder is always sent (it is the last warning).
+CHOICES = [("each", "Each time"), ("digest", "In a daily digest"), ("never", "Never")]
+DEFAULT_CHOICE = "each"
+ALWAYS_SENT = {Kind.REMINDER}
+
+
+def preference(user, kind: str) -> str:
+    if kind in ALWAYS_SENT:
+        return "each"
+    choice = (user.email_preferences or {}).get(kind, DEFAULT_CHOICE)
+    return choice if choice in dict(CHOICES) else DEFAULT_CHOICE
+
+
+class Notification(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        DIGEST = "digest", "Waiting for the daily digest"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent"
+        FAILED = "failed", "Failed"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notifications")
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    turn = models.PositiveIntegerField(help_text="the match version the email is about")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            # A retried task or a repeated sweep never sends the same email twice.
+            models.UniqueConstraint(fields=["recipient", "match", "turn", "kind"], name="one_email_per_turn_and_kind")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.recipient} (match {self.match_id}, turn {self.turn})"
