@@ -575,8 +575,8 @@ def _after_state_change(match: Match, engine: Engine, mover: int | None = None, 
         for seat in seats:
             if seat.user_id and not seat.is_bot and seat.user_id != match.created_by_id:
                 notify(match, seat.user, Kind.STARTED, 0)
-    for seat in newly_to_act:
-        if seat.user_id and not seat.is_bot and match.version > 0:
+    for seat in newly_to_act:  # the mover keeping the turn is at the board: no email
+        if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
             notify(match, seat.user, Kind.YOUR_TURN, match.version)
     if any(seat.is_bot for seat in seats if seat.to_act):
         from games.tasks import play_bot_moves
