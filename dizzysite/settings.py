@@ -202,5 +202,11 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 
-for _folder in (VAR_DIR, VAR_DIR / "mail", VAR_DIR / "broker" / "processed", VAR_DIR / "broker" / "control", STATIC_ROOT):
+for _folder in (
+    VAR_DIR,
+    VAR_DIR / "mail",
+    VAR_DIR / "broker" / "processed",
+    VAR_DIR / "broker" / "control",
+    STATIC_ROOT,
+):
     _folder.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,6 @@ import json
 import random
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -20,9 +19,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from games import clock
 from games.engines.base import BadOptions, Engine, IllegalMove
 from games.engines.registry import get_engine
-from games import clock
 from games.models import BOT_LEVELS, Match, Move, Seat, TimeControl, fill_names
 from notifications.models import Kind
 from notifications.service import notify
@@ -76,9 +75,7 @@ def check_can_play(user: User) -> None:
 
 
 def _check_match_limit(user: User) -> None:
-    active = Seat.objects.filter(
-        user=user, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]
-    ).count()
+    active = Seat.objects.filter(user=user, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).count()
     if active >= settings.DIZZY_MAX_ACTIVE_MATCHES:
         raise ActionError(f"You are in {active} matches already; finish some before starting more.")
 
@@ -106,7 +103,12 @@ def create_match(
     except BadOptions as error:
         raise ActionError(str(error)) from None
     if time_preset == "custom":
-        if custom_clock is None or custom_clock[0] < 60 or custom_clock[1] < 0 or custom_clock[2] < 60 * (custom_clock[1] > 0):
+        if (
+            custom_clock is None
+            or custom_clock[0] < 60
+            or custom_clock[1] < 0
+            or custom_clock[2] < 60 * (custom_clock[1] > 0)
+        ):
             raise ActionError("A custom clock needs at least a minute per turn and per reserve period.")
     elif time_preset not in TimeControl.PRESETS:
         raise ActionError("Choose one of the time controls offered.")
@@ -286,9 +288,7 @@ def parse_move(raw: str | dict[str, Any]) -> dict[str, Any]:
 def seat_of(match: Match, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
-    return next(
-        (s for s in match.seats.all() if s.user_id == user.pk and s.accepted and not s.handed_to_bot), None
-    )
+    return next((s for s in match.seats.all() if s.user_id == user.pk and s.accepted and not s.handed_to_bot), None)
 
 
 def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any]) -> Match:
@@ -410,7 +410,9 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
         move = choose_bot_move(match, seat.number, level)
         state, entries = engine.apply(match.state, seat.number, move)
         if first:
-            entries = [{"text": f"{{p{seat.number}}} ran out of time: a bot plays this turn.", "audience": "all"}] + entries
+            entries = [
+                {"text": f"{{p{seat.number}}} ran out of time: a bot plays this turn.", "audience": "all"}
+            ] + entries
         first = False
         _record(match, engine, seat.number, Move.Kind.MOVE, move, state, entries, by_bot=True)
     seat.refresh_from_db()

@@ -43,9 +43,24 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline, MoveInline]
     actions = ["abort_matches"]
     readonly_fields = [
-        "game", "status", "created_by", "created", "started", "ended", "version", "revision", "seed",
-        "options", "result", "end_reason", "deadline", "time_preset", "turn_seconds", "reserve_periods",
-        "period_seconds", "state_pretty",
+        "game",
+        "status",
+        "created_by",
+        "created",
+        "started",
+        "ended",
+        "version",
+        "revision",
+        "seed",
+        "options",
+        "result",
+        "end_reason",
+        "deadline",
+        "time_preset",
+        "turn_seconds",
+        "reserve_periods",
+        "period_seconds",
+        "state_pretty",
     ]
     exclude = ["state"]
 

@@ -6,7 +6,5 @@ def turn_count(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    count = Seat.objects.filter(
-        user=user, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE
-    ).count()
+    count = Seat.objects.filter(user=user, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE).count()
     return {"your_turn_count": count}

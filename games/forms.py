@@ -38,7 +38,9 @@ class MatchForm(forms.Form):
                     label=option.label, initial=option.default, min_value=option.min_value, max_value=option.max_value
                 )
             else:
-                self.fields[name] = forms.ChoiceField(label=option.label, choices=option.choices, initial=option.default)
+                self.fields[name] = forms.ChoiceField(
+                    label=option.label, choices=option.choices, initial=option.default
+                )
             self.fields[name].help_text = option.help
         self.fields["time_preset"] = forms.ChoiceField(
             label="Time control",
@@ -55,7 +57,8 @@ class MatchForm(forms.Form):
             label="Custom: minutes per reserve period", min_value=1, max_value=60 * 24 * 7, required=False
         )
         self.fields["weekend_pause"] = forms.BooleanField(
-            label="Pause the clocks at weekends", required=False,
+            label="Pause the clocks at weekends",
+            required=False,
             help_text="Saturdays and Sundays, in each player's own time zone, do not count.",
         )
 
@@ -97,7 +100,9 @@ class MatchForm(forms.Form):
 
 
 class FillSeatForm(forms.Form):
-    kind = forms.ChoiceField(choices=[("open", "Open")] + [(f"bot:{lv}", lb) for lv, lb in BOT_LEVELS] + [("invite", "Invite")])
+    kind = forms.ChoiceField(
+        choices=[("open", "Open")] + [(f"bot:{lv}", lb) for lv, lb in BOT_LEVELS] + [("invite", "Invite")]
+    )
     username = forms.CharField(max_length=150, required=False)
 
     def spec(self) -> SeatSpec:

@@ -9,7 +9,6 @@ exactly (tests/test_replay.py).
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -93,20 +92,17 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.game_name}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
     @property
     def game_name(self) -> str:
         return GAME_NAMES.get(self.game, self.game)
-
-    def get_absolute_url(self) -> str:
-        return reverse("match", args=[self.pk])
 
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
 
-    @property
-    def turn_time(self) -> timedelta:
-        return timedelta(seconds=self.turn_seconds)
 
     def seat_names(self) -> dict[str, str]:
         """Placeholders {p0}.. of engine log texts -> public seat names."""

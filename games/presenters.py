@@ -19,7 +19,6 @@ from games.actions import engine_of, seat_of
 from games.models import BOT_LEVELS, Match, Seat, fill_names
 
 
-
 @dataclass
 class SeatInfo:
     number: int

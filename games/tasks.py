@@ -61,8 +61,9 @@ def send_reminders() -> int:
     from games.models import Seat
 
     match_ids = set(
-        Seat.objects.filter(to_act=True, remind_at__lte=timezone.now(), match__status=Match.Status.ACTIVE)
-        .values_list("match_id", flat=True)[:500]
+        Seat.objects.filter(to_act=True, remind_at__lte=timezone.now(), match__status=Match.Status.ACTIVE).values_list(
+            "match_id", flat=True
+        )[:500]
     )
     return sum(actions.do_reminders(match_id) for match_id in sorted(match_ids))
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from datetime import timedelta
-
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -133,7 +133,11 @@ def turn_count(request: HttpRequest) -> HttpResponse:
 
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
     params = {"select": request.GET.get("select", "")[:10]}
-    context = {"pv": player_view(match, request.user, params), "error": error, "poll_seconds": settings.DIZZY_POLL_SECONDS}
+    context = {
+        "pv": player_view(match, request.user, params),
+        "error": error,
+        "poll_seconds": settings.DIZZY_POLL_SECONDS,
+    }
     template = "games/match.html#board" if request.htmx else "games/match.html"
     return render(request, template, context, status=status)
 

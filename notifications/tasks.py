@@ -53,8 +53,10 @@ def _skip_reason(row: Notification) -> str:
     seat = row.match.seats.filter(user=row.recipient).first()
     if seat is None or not seat.to_act or row.match.status != Match.Status.ACTIVE:
         return "no longer their turn"
-    if row.kind == Kind.YOUR_TURN and seat.last_seen and seat.last_seen >= timezone.now() - timedelta(
-        seconds=PRESENCE_SECONDS
+    if (
+        row.kind == Kind.YOUR_TURN
+        and seat.last_seen
+        and seat.last_seen >= timezone.now() - timedelta(seconds=PRESENCE_SECONDS)
     ):
         return "the player was looking at the board"
     return ""
@@ -127,9 +129,13 @@ def send_digests() -> int:
             if not locked:
                 continue
             items = [
-                {"text": row.get_kind_display(), "match_name": f"{row.match.game_name} #{row.match_id}",
-                 "board_url": absolute(row.match.get_absolute_url())}
-                for row in rows if row.pk in {r.pk for r in locked}
+                {
+                    "text": row.get_kind_display(),
+                    "match_name": f"{row.match.game_name} #{row.match_id}",
+                    "board_url": absolute(row.match.get_absolute_url()),
+                }
+                for row in rows
+                if row.pk in {r.pk for r in locked}
             ]
             try:
                 build_email(recipient, "digest", {"items": items}, unsubscribe_kind=locked[0].kind).send()

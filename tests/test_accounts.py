@@ -46,9 +46,17 @@ def test_sign_up_sends_a_verification_link_that_does_not_act_on_get(client):
 
 def test_unverified_player_is_told_to_verify_before_playing(client):
     sign_up(client)
-    response = client.post("/matches/new/", {"game": "solitaire-chess", "players": "2", "seat_1": "bot:random",
-                                              "option_ruleset": "death", "option_advantage": "random",
-                                              "time_preset": "daily"})
+    response = client.post(
+        "/matches/new/",
+        {
+            "game": "solitaire-chess",
+            "players": "2",
+            "seat_1": "bot:random",
+            "option_ruleset": "death",
+            "option_advantage": "random",
+            "time_preset": "daily",
+        },
+    )
     assert response.status_code == 400 and "verify your email" in response.content.decode()
 
 

@@ -55,14 +55,18 @@ def test_demo_accounts_are_idempotent():
 
 def test_selfplay_prints_a_line_per_match_and_a_json_summary():
     out = StringIO()
-    call_command("selfplay", "solitaire-chess", "--matches", "3", "--seed", "4", "--option", "ruleset=final", stdout=out)
+    call_command(
+        "selfplay", "solitaire-chess", "--matches", "3", "--seed", "4", "--option", "ruleset=final", stdout=out
+    )
     lines = out.getvalue().strip().splitlines()
     assert len(lines) == 4 and all(line.startswith("match ") for line in lines[:3])
     summary = json.loads(lines[-1])
     assert summary["matches"] == 3 and summary["finished"] == 3 and summary["moves"] > 0
     assert sum(summary["wins"].values()) + summary["draws"] >= 3
     again = StringIO()
-    call_command("selfplay", "solitaire-chess", "--matches", "3", "--seed", "4", "--option", "ruleset=final", stdout=again)
+    call_command(
+        "selfplay", "solitaire-chess", "--matches", "3", "--seed", "4", "--option", "ruleset=final", stdout=again
+    )
     assert again.getvalue().splitlines()[:3] == lines[:3]  # the same seed plays the same matches
 
 

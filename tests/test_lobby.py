@@ -12,8 +12,15 @@ pytestmark = pytest.mark.django_db
 
 
 def create_page_data(**extra):
-    data = {"game": "solitaire-chess", "players": "2", "seat_1": "open", "invite_1": "",
-            "option_ruleset": "death", "option_advantage": "random", "time_preset": "daily"}
+    data = {
+        "game": "solitaire-chess",
+        "players": "2",
+        "seat_1": "open",
+        "invite_1": "",
+        "option_ruleset": "death",
+        "option_advantage": "random",
+        "time_preset": "daily",
+    }
     data.update(extra)
     return data
 
@@ -79,7 +86,14 @@ def test_unverified_user_cannot_create_or_join(make_user, alice, client_for):
 
 
 def test_leave_before_start_opens_the_seat(alice, bob, carol, client_for):
-    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open"), ][:2])
+    match = actions.create_match(
+        alice,
+        "solitaire-chess",
+        [
+            SeatSpec("me"),
+            SeatSpec("open"),
+        ][:2],
+    )
     match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")])
     client_for(bob).post(f"/matches/{match.pk}/leave/")  # declines the invitation
     seat = match.seats.get(number=1)

@@ -42,7 +42,9 @@ def move_once(match):
 
 def test_invitation_and_start_emails(alice, bob, on_commit):
     with on_commit():
-        match = actions.create_match(alice, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("invite", "bob")])
+        match = actions.create_match(
+            alice, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("invite", "bob")]
+        )
     assert [m.subject for m in mail.outbox] == ["[Dizzysite] alice invites you to Solitaire Chess"]
     with on_commit():
         actions.do_join(match.pk, bob)

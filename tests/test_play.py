@@ -84,8 +84,15 @@ def test_a_repeated_submission_applies_once(match, alice, bob, client_for):
 
 @pytest.mark.parametrize(
     "raw",
-    ["", "not json", "[]", '{"no": "type"}', '{"type": "teleport"}', '{"type": "move", "from": "zz", "to": 3}',
-     json.dumps({"type": "place", "to": "x" * 5000})],
+    [
+        "",
+        "not json",
+        "[]",
+        '{"no": "type"}',
+        '{"type": "teleport"}',
+        '{"type": "move", "from": "zz", "to": 3}',
+        json.dumps({"type": "place", "to": "x" * 5000}),
+    ],
 )
 def test_malformed_moves_get_a_clear_error_and_change_nothing(match, alice, bob, client_for, raw):
     mover, _ = players(match, alice, bob)

@@ -194,7 +194,9 @@ def test_weekend_pause_moves_the_deadline_past_the_weekend(alice, bob):
     friday = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
     with time_machine.travel(friday, tick=False):
         match = actions.create_match(
-            alice, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("bot", "random")],
+            alice,
+            "solitaire-chess",
+            [actions.SeatSpec("me"), actions.SeatSpec("bot", "random")],
             options={"advantage": "0"},  # alice chooses the order: she is to act
             weekend_pause=True,
         )
@@ -206,16 +208,32 @@ def test_weekend_pause_moves_the_deadline_past_the_weekend(alice, bob):
 def test_custom_clock_from_the_form(alice, client_for):
     response = client_for(alice).post(
         "/matches/new/",
-        {"game": "solitaire-chess", "players": "2", "seat_1": "open", "option_ruleset": "death",
-         "option_advantage": "random", "time_preset": "custom", "turn_minutes": "90", "reserve_periods": "2",
-         "period_minutes": "30"},
+        {
+            "game": "solitaire-chess",
+            "players": "2",
+            "seat_1": "open",
+            "option_ruleset": "death",
+            "option_advantage": "random",
+            "time_preset": "custom",
+            "turn_minutes": "90",
+            "reserve_periods": "2",
+            "period_minutes": "30",
+        },
     )
     assert response.status_code == 302
     match = Match.objects.get()
     assert (match.turn_seconds, match.reserve_periods, match.period_seconds) == (5400, 2, 1800)
     missing = client_for(alice).post(
-        "/matches/new/", {"game": "solitaire-chess", "players": "2", "seat_1": "open", "option_ruleset": "death",
-                          "option_advantage": "random", "time_preset": "custom"})
+        "/matches/new/",
+        {
+            "game": "solitaire-chess",
+            "players": "2",
+            "seat_1": "open",
+            "option_ruleset": "death",
+            "option_advantage": "random",
+            "time_preset": "custom",
+        },
+    )
     assert missing.status_code == 400 and "A custom clock needs this." in missing.content.decode()
 
 

@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='email_preferences',
+            model_name="user",
+            name="email_preferences",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_seconds_used',
+            model_name="user",
+            name="vacation_seconds_used",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_started',
+            model_name="user",
+            name="vacation_started",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_year',
+            model_name="user",
+            name="vacation_year",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

@@ -98,8 +98,7 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
     players = []
     for p in view.get("players", []):
         stacks = [
-            {"suit": card_face("A" + suit), "cards": [card_face(c) for c in p["stacks"][suit]]}
-            for suit in "SHDC"
+            {"suit": card_face("A" + suit), "cards": [card_face(c) for c in p["stacks"][suit]]} for suit in "SHDC"
         ]
         players.append(
             {

@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 State = dict[str, Any]
 Move = dict[str, Any]

@@ -6,32 +6,74 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_match_weekend_pause_seat_deadline_seat_handed_to_bot_and_more'),
+        ("games", "0002_match_weekend_pause_seat_deadline_seat_handed_to_bot_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Notification',
+            name="Notification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_turn', 'It is your turn'), ('reminder', 'Your time is running out'), ('invited', 'You are invited to a match'), ('started', 'A match has started'), ('finished', 'A match has finished'), ('handed_to_bot', 'Your seat was handed to a bot')], max_length=20)),
-                ('turn', models.PositiveIntegerField(help_text='the match version the email is about')),
-                ('status', models.CharField(choices=[('pending', 'Waiting to be sent'), ('digest', 'Waiting for the daily digest'), ('sent', 'Sent'), ('skipped', 'Not sent'), ('failed', 'Failed')], db_index=True, default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to='games.match')),
-                ('recipient', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "It is your turn"),
+                            ("reminder", "Your time is running out"),
+                            ("invited", "You are invited to a match"),
+                            ("started", "A match has started"),
+                            ("finished", "A match has finished"),
+                            ("handed_to_bot", "Your seat was handed to a bot"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("turn", models.PositiveIntegerField(help_text="the match version the email is about")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting to be sent"),
+                            ("digest", "Waiting for the daily digest"),
+                            ("sent", "Sent"),
+                            ("skipped", "Not sent"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="notifications", to="games.match"
+                    ),
+                ),
+                (
+                    "recipient",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
-                'constraints': [models.UniqueConstraint(fields=('recipient', 'match', 'turn', 'kind'), name='one_email_per_turn_and_kind')],
+                "ordering": ["-id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("recipient", "match", "turn", "kind"), name="one_email_per_turn_and_kind"
+                    )
+                ],
             },
         ),
     ]

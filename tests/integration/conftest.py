@@ -108,7 +108,9 @@ def start_worker(redis_broker, smtp_server, transactional_db, settings):
     db = connection.settings_dict
     if db["ENGINE"] != "django.db.backends.postgresql":
         require(False, "the integration tests need PostgreSQL (the worker is another process)")
-    database_url = f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    database_url = (
+        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
     workers: list[subprocess.Popen] = []
     logs: list[Path] = []
     var_dir = tempfile.mkdtemp(prefix="dizzy-worker-")
@@ -130,9 +132,25 @@ def start_worker(redis_broker, smtp_server, transactional_db, settings):
         log = Path(var_dir) / f"{name}.log"
         logs.append(log)
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "dizzysite", "worker", "--pool=solo", "-n", f"{name}@%h",
-             "--without-gossip", "--without-mingle", "--loglevel=INFO"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "dizzysite",
+                "worker",
+                "--pool=solo",
+                "-n",
+                f"{name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         workers.append(process)
         wait_for(lambda: "ready." in log.read_text(), 60, what=f"worker {name} to start")

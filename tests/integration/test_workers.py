@@ -45,7 +45,9 @@ def test_a_move_delivers_the_your_turn_email_over_smtp(alice, bob, publish_to_re
 def test_a_bot_seat_moves_by_itself(alice, publish_to_redis, start_worker):
     start_worker("w1")
     match = actions.create_match(
-        alice, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("bot", "normal")],
+        alice,
+        "solitaire-chess",
+        [actions.SeatSpec("me"), actions.SeatSpec("bot", "normal")],
         options={"advantage": "1"},  # the bot chooses the order, so it must act first
     )
     wait_for(lambda: Move.objects.filter(match=match, by_bot=True).exists(), 30, what="the bot's move")
@@ -88,8 +90,9 @@ def test_a_worker_killed_in_the_middle_of_a_task_loses_nothing(alice, bob, publi
     first = start_worker("doomed")
     smtp_server.hold.set()  # the relay hangs: the worker is stuck in the middle of sending
     match = start_match(alice, [bob])
-    from notifications.service import notify
     from django.db import transaction
+
+    from notifications.service import notify
 
     with transaction.atomic():
         row = notify(match, bob, Kind.HANDED_TO_BOT, 99)  # a kind no other step of this test sends
@@ -104,8 +107,11 @@ def test_a_worker_killed_in_the_middle_of_a_task_loses_nothing(alice, bob, publi
     def handed():
         return [m for m in smtp_server.to(bob.email) if "A bot took your seat" in m["Subject"]]
 
-    wait_for(lambda: Notification.objects.get(pk=row.pk).status == Notification.Status.SENT, 60,
-             what="the email after the worker died")
+    wait_for(
+        lambda: Notification.objects.get(pk=row.pk).status == Notification.Status.SENT,
+        60,
+        what="the email after the worker died",
+    )
     row.refresh_from_db()
     assert row.attempts == 1
     wait_for(handed, 10)
