@@ -11,6 +11,9 @@ from games.models import Match
 
 pytestmark = pytest.mark.django_db
 
+# Short matches keep this test quick; the engines' own tests play the long ones.
+SHORT_OPTIONS = {"dizzy-duo-battle": {"lives": 4}}
+
 
 def replay_from_log(match: Match) -> dict:
     engine = get_engine(match.game)
@@ -29,7 +32,7 @@ def test_replay_rebuilds_the_stored_state(slug, alice, django_capture_on_commit_
     bots = [SeatSpec("bot", "random") for _ in range(engine.min_players - 1)]
     # The human seat plays random legal moves too, through the same action as the pages.
     with django_capture_on_commit_callbacks(execute=True):
-        match = actions.create_match(alice, slug, [SeatSpec("me"), *bots])
+        match = actions.create_match(alice, slug, [SeatSpec("me"), *bots], SHORT_OPTIONS.get(slug))
     for _ in range(engine.max_moves(engine.min_players, match.options)):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:

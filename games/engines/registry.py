@@ -17,6 +17,7 @@ GAMES: dict[str, str] = {
 # Games whose engine is built: slug -> the module that defines ENGINE.
 ENGINE_MODULES: dict[str, str] = {
     "solitaire-chess": "games.engines.solitaire_chess",
+    "dizzy-duo-battle": "games.engines.dizzy_duo_battle",
 }
 
 
