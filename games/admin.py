@@ -70,7 +70,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="engine state (staff only)")
     def state_pretty(self, match: Match) -> str:
-        return format_html("<pre style='max-height:40em;overflow:auto'>{}</pre>", json.dumps(match.state, indent=1))
+        return format_html("<pre class='engine-state'>{}</pre>", json.dumps(match.state, indent=1))
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user")

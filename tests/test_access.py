@@ -1,0 +1,125 @@
+"""Every URL against every kind of visitor: anonymous, outsider, seated player, other seat, staff.
+
+A refused request changes nothing; nothing answers 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from games.models import Match, Move
+from tests.helpers import start_match, user_to_act
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(alice, bob, carol, make_user):
+    match = start_match(alice, [bob])
+    mover = user_to_act(match).user
+    staff = make_user("mod", is_staff=True, is_superuser=True)
+    return {
+        "match": match,
+        "anonymous": None,
+        "outsider": carol,
+        "seated": mover,
+        "other_seat": bob if mover == alice else alice,
+        "staff": staff,
+    }
+
+
+def client_as(user) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+# (method, url, who -> expected status). Pages anyone may read answer 200 to all.
+def cases(m):
+    return [
+        ("get", "/", {"*": 200}),
+        ("get", "/games/", {"*": 200}),
+        ("get", "/games/solitaire-chess/rules/", {"*": 200}),
+        ("get", f"/matches/{m}/", {"*": 200}),
+        ("get", "/matches/new/", {"anonymous": 302, "*": 200}),
+        ("get", "/settings/", {"anonymous": 302, "*": 200}),
+        ("get", "/email/preferences/", {"anonymous": 302, "*": 200}),
+        ("get", "/turns/", {"*": 200}),
+        ("get", "/admin/games/match/", {"staff": 200, "*": 302}),
+        ("get", f"/admin/games/match/{m}/change/", {"staff": 200, "*": 302}),
+        ("get", "/admin/notifications/notification/", {"staff": 200, "*": 302}),
+        ("post", f"/matches/{m}/join/", {"anonymous": 302, "*": 302}),
+        ("post", f"/matches/{m}/leave/", {"anonymous": 302, "*": 302}),
+        ("post", f"/matches/{m}/cancel/", {"anonymous": 302, "*": 302}),
+        ("post", f"/matches/{m}/seats/1/", {"anonymous": 302, "*": 302}),
+        ("get", f"/matches/{m}/move/", {"*": 405}),
+        ("get", f"/matches/{m}/join/", {"*": 405}),
+    ]
+
+
+WHO = ["anonymous", "outsider", "seated", "other_seat", "staff"]
+
+
+def test_every_url_for_every_visitor(world):
+    match = world["match"]
+    for method, url, expected in cases(match.pk):
+        for who in WHO:
+            response = getattr(client_as(world[who]), method)(url)
+            want = expected.get(who, expected.get("*"))
+            assert response.status_code == want, f"{method.upper()} {url} as {who}: {response.status_code} != {want}"
+    match.refresh_from_db()
+    assert match.version == 0 and match.status == Match.Status.ACTIVE  # refused lobby actions changed nothing
+
+
+def test_move_endpoint_for_every_visitor(world):
+    from games.engines.registry import get_engine
+
+    match = world["match"]
+    engine = get_engine(match.game)
+    seat = match.seats.get(user=world["seated"]).number
+    move = json.dumps(engine.legal_moves(match.state, seat)[0])
+    expected = {"anonymous": 302, "outsider": 403, "other_seat": 400, "staff": 403}
+    for who, status in expected.items():
+        response = client_as(world[who]).post(f"/matches/{match.pk}/move/", {"version": 0, "move": move})
+        assert response.status_code == status, who
+    assert not Move.objects.exists()
+    response = client_as(world["seated"]).post(f"/matches/{match.pk}/move/", {"version": 0, "move": move})
+    assert response.status_code == 302 and Move.objects.count() == 1
+
+
+def test_csrf_is_enforced_on_moves(world):
+    from games.engines.registry import get_engine
+
+    match = world["match"]
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(world["seated"])
+    seat = match.seats.get(user=world["seated"]).number
+    move = json.dumps(get_engine(match.game).legal_moves(match.state, seat)[0])
+    assert c.post(f"/matches/{match.pk}/move/", {"version": 0, "move": move}).status_code == 403
+    assert not Move.objects.exists()
+
+
+def test_pages_carry_a_strict_content_security_policy(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    page = client.get("/").content.decode()
+    assert "<script>" not in page and "https://" not in page.split("<body")[0]  # no inline or CDN script
+
+
+def test_moves_for_matches_not_in_play_are_refused(alice, bob, client_for):
+    from games import actions
+    from games.actions import SeatSpec
+
+    waiting = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")])
+    response = client_for(alice).post(f"/matches/{waiting.pk}/move/", {"version": 0, "move": '{"type":"order"}'})
+    assert response.status_code == 400 and "has not started" in response.content.decode()
+    running = start_match(alice, [bob])
+    mover = user_to_act(running).user
+    actions.do_abort(running.pk, alice, "test")
+    response = client_for(mover).post(f"/matches/{running.pk}/move/", {"version": 0, "move": '{"type":"order"}'})
+    assert response.status_code == 400 and "over" in response.content.decode()
+    assert not Move.objects.exists()
