@@ -19,6 +19,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "form": form,
         "vacation_left": clock.in_words(actions.vacation_seconds_left(request.user)),
         "vacation_days": actions.VACATION_DAYS_PER_YEAR,
+        "blocked": request.user.blocks.select_related("blocked"),
     }
     return render(request, "accounts/profile.html", context)
 

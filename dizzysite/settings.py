@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -178,6 +179,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
     "end-used-up-vacations": {"task": "games.tasks.end_used_up_vacations", "schedule": 600.0},
+    "end-suspensions": {"task": "moderation.tasks.end_suspensions", "schedule": 600.0},
     "resend-waiting-notifications": {"task": "notifications.tasks.resend_waiting_notifications", "schedule": 300.0},
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
 }

@@ -6,5 +6,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("notifications.urls")),
+    path("", include("moderation.urls")),
     path("", include("games.urls")),
 ]

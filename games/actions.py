@@ -15,7 +15,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -91,6 +90,7 @@ def create_match(
     time_preset: str = "daily",
     custom_clock: tuple[int, int, int] | None = None,
     weekend_pause: bool = False,
+    spectators_read_chat: bool = False,
 ) -> Match:
     check_can_play(user)
     _check_match_limit(user)
@@ -131,6 +131,8 @@ def create_match(
                 raise ActionError(f"Seat {number + 1}: there is no player called {spec.value!r}.")
             if invitee.pk == user.pk or invitee.pk in invited:
                 raise ActionError(f"Seat {number + 1}: {invitee.username} already has a seat.")
+            if invitee.blocks.filter(blocked=user).exists():
+                raise ActionError(f"Seat {number + 1}: {invitee.username} does not accept your invitations.")
             invited.add(invitee.pk)
             row.user = invitee
         elif spec.kind != "open":
@@ -145,6 +147,7 @@ def create_match(
             created_by=user,
             time_preset=time_preset,
             weekend_pause=weekend_pause and time_preset != "live",
+            spectators_read_chat=spectators_read_chat,
             turn_seconds=turn,
             reserve_periods=periods,
             period_seconds=period,
@@ -172,6 +175,8 @@ def do_join(match_id: int, user: User) -> Match:
             raise ActionError("You already have a seat in this match.")
         if seat is None:
             _check_match_limit(user)
+            if match.created_by.blocks.filter(blocked=user).exists():
+                raise NotAllowed("You cannot join this player's matches.")
             seat = match.seats.filter(user__isnull=True, bot_level="").first()
             if seat is None:
                 raise ActionError("There is no open seat left.")
@@ -241,6 +246,8 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
                 raise ActionError(f"There is no player called {spec.value!r}.")
             if match.seats.filter(user=invitee).exists():
                 raise ActionError(f"{invitee.username} already has a seat.")
+            if invitee.blocks.filter(blocked=user).exists():
+                raise ActionError(f"{invitee.username} does not accept your invitations.")
             seat.user = invitee
         elif spec.kind != "open":
             raise ActionError("Choose open, a bot or a player to invite.")
@@ -654,5 +661,47 @@ def do_abort(match_id: int, by_user: User, reason: str) -> Match:
         return match
 
 
-def matches_for(user: User) -> Q:
-    return Q(seats__user=user)
+def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
+    """A bot takes a seat for good (a suspended player's, or ALL-4's third timeout)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ActionError("This match is not in play.")
+        engine = engine_of(match)
+        seat = match.seats.get(number=seat_number)
+        seat.handed_to_bot = True
+        seat.bot_level = "normal" if "normal" in engine.bots else "random"
+        seat.save(update_fields=["handed_to_bot", "bot_level"])
+        match.revision += 1
+        match.save(update_fields=["revision"])
+        if seat.to_act:
+            from games.tasks import play_bot_moves
+
+            play_bot_moves.delay_on_commit(match.pk, match.version)
+        return match
+
+
+def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
+    """A moderator ends a running match with a result (winners empty: a draw)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ActionError("Only a running match can be adjudicated.")
+        seats = list(match.seats.select_related("user"))
+        if not set(winners) <= {s.number for s in seats}:
+            raise ActionError("Winners must be seats of this match.")
+        match.status = Match.Status.FINISHED
+        match.result = {"winners": sorted(set(winners)), "scores": [], "reason": reason, "draw": not winners}
+        match.end_reason = reason[:200]
+        match.ended = timezone.now()
+        match.deadline = None
+        match.revision += 1
+        match.save()
+        for seat in seats:
+            stop_turn_clock(seat)
+            seat.to_act = False
+        Seat.objects.bulk_update(seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at"])
+        for seat in seats:
+            if seat.user_id and not seat.is_bot:
+                notify(match, seat.user, Kind.FINISHED, match.version)
+        return match

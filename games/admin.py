@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 
-from django.contrib import admin, messages
+from django import forms
+from django.contrib import admin
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import actions
+from games.actions import ActionError
+from games.engines.registry import get_engine
 from games.models import Match, Move, Seat
+from moderation import actions as moderation
+from moderation.admin import with_reason
 
 
 class SeatInline(admin.TabularInline):
@@ -41,7 +48,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["=id", "seats__user__username", "seats__user__email", "created_by__username"]
     date_hierarchy = "created"
     inlines = [SeatInline, MoveInline]
-    actions = ["abort_matches"]
+    actions = ["abort_matches", "adjudicate"]
     readonly_fields = [
         "game",
         "status",
@@ -83,14 +90,71 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Abort the selected matches (nobody wins)")
     def abort_matches(self, request, queryset):
-        done = 0
-        for match in queryset:
+        return with_reason(
+            request, queryset, "Abort matches", lambda m, data: moderation.abort(request.user, m.pk, data["reason"])
+        )
+
+    @admin.action(description="Adjudicate the selected match (choose the winners)")
+    def adjudicate(self, request, queryset):
+        class Winners(forms.Form):
+            winners = forms.CharField(
+                required=False, help_text="Seat numbers of the winners, from 0, separated by commas; empty: a draw."
+            )
+
+        def apply(match, data):
             try:
-                actions.do_abort(match.pk, request.user, f"Aborted by the moderator {request.user.username}")
-                done += 1
-            except actions.ActionError as error:
-                self.message_user(request, f"#{match.pk}: {error}", messages.WARNING)
-        self.message_user(request, f"Aborted {done} matches.")
+                winners = [int(x) for x in data["winners"].replace(" ", "").split(",") if x]
+            except ValueError:
+                raise ActionError("Winners are seat numbers separated by commas.") from None
+            moderation.adjudicate(request.user, match.pk, winners, data["reason"])
+
+        return with_reason(request, queryset, "Adjudicate", apply, Winners)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        match = Match.objects.filter(pk=object_id).first()
+        if match is not None:
+            moderation.log_state_read(request.user, match, "read the full state")  # staff see hidden information
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def get_urls(self):
+        return [
+            path("<int:match_id>/replay/", self.admin_site.admin_view(self.replay_view), name="games_match_replay"),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="replay")
+    def replay_link(self, match: Match) -> str:
+        return format_html('<a href="{}">replay move by move</a>', reverse("admin:games_match_replay", args=[match.pk]))
+
+    def replay_view(self, request, match_id: int):
+        """The state after move N, rebuilt from the seed and the log (staff only, logged)."""
+        match = get_object_or_404(Match, pk=match_id)
+        engine = get_engine(match.game)
+        moves = list(match.moves.order_by("number"))
+        try:
+            upto = max(0, min(int(request.GET.get("n", len(moves))), len(moves)))
+        except ValueError:
+            upto = len(moves)
+        state = None
+        if match.seed:
+            state = engine.new_state(match.seats.count(), match.options, int(match.seed))
+            for move in moves[:upto]:
+                if move.kind == Move.Kind.TIMEOUT:
+                    state, _ = engine.apply_timeout(state, move.seat)
+                else:
+                    state, _ = engine.apply(state, move.seat, move.payload)
+        moderation.log_state_read(request.user, match, f"replayed to move {upto}")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Replay of {match}",
+            "match": match,
+            "upto": upto,
+            "total": len(moves),
+            "move": moves[upto - 1] if upto else None,
+            "state": json.dumps(state, indent=1),
+            "opts": Match._meta,
+        }
+        return TemplateResponse(request, "admin/games/replay.html", context)
 
 
 @admin.register(Seat)

@@ -56,6 +56,7 @@ class MatchForm(forms.Form):
         self.fields["period_minutes"] = forms.IntegerField(
             label="Custom: minutes per reserve period", min_value=1, max_value=60 * 24 * 7, required=False
         )
+        self.fields["spectators_read_chat"] = forms.BooleanField(label="Spectators may read the chat", required=False)
         self.fields["weekend_pause"] = forms.BooleanField(
             label="Pause the clocks at weekends",
             required=False,

@@ -81,6 +81,7 @@ class Match(models.Model):
     reserve_periods = models.PositiveIntegerField(default=5)
     period_seconds = models.PositiveIntegerField(default=86400)
     weekend_pause = models.BooleanField(default=False)
+    spectators_read_chat = models.BooleanField(default=False)
     # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)
@@ -102,7 +103,6 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
-
 
     def seat_names(self) -> dict[str, str]:
         """Placeholders {p0}.. of engine log texts -> public seat names."""

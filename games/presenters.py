@@ -72,6 +72,8 @@ class PlayerView:
     history: list[tuple[int, list[str]]]
     board: dict[str, Any] = field(default_factory=dict)  # the game's drawing context
     lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
+    chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat
+    can_chat: bool = False
 
 
 def match_info(match: Match) -> MatchInfo:
@@ -154,6 +156,21 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
         info.board = board_context(match.game, info, params or {})
     if match.status == Match.Status.OPEN and user.is_authenticated:
         info.lobby = lobby_choices(match, engine, seats, user)
+    is_player = user.is_authenticated and any(s.user_id == user.pk and s.accepted for s in seats)
+    if is_player or match.spectators_read_chat:
+        info.can_chat = is_player and match.status != Match.Status.CANCELLED
+        info.chat = [
+            {
+                "id": m.pk,
+                "author": m.author.public_name,
+                "username": m.author.username,
+                "text": m.text,
+                "created": m.created,
+                "mine": user.is_authenticated and m.author_id == user.pk,
+            }
+            for m in match.chat_messages.all()
+            if not m.hidden
+        ]
     return info
 
 

@@ -20,12 +20,14 @@ from games.engines.registry import available_engines
 from games.forms import FillSeatForm, MatchForm
 from games.models import GAME_NAMES, Match, Move, Seat
 from games.presenters import player_view
+from moderation.models import ChatMessage
 
 
 def _match_queryset():
     return Match.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user")),
         Prefetch("moves", queryset=Move.objects.only("match_id", "number", "seat", "log").order_by("number")),
+        Prefetch("chat_messages", queryset=ChatMessage.objects.select_related("author").order_by("id")),
     )
 
 
@@ -91,6 +93,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["time_preset"],
                 form.cleaned_data.get("custom_clock"),
                 form.cleaned_data["weekend_pause"],
+                form.cleaned_data["spectators_read_chat"],
             )
         except actions.ActionError as error:
             form.add_error(None, str(error))
@@ -140,6 +143,13 @@ def _render_match(request: HttpRequest, match: Match, error: str = "", status: i
     }
     template = "games/match.html#board" if request.htmx else "games/match.html"
     return render(request, template, context, status=status)
+
+
+def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error: str = "") -> HttpResponse:
+    """After a POST from the board: HTMX gets the fresh fragment, a plain form a redirect."""
+    if request.htmx:
+        return _render_match(request, _get_match(match_id), error, 400 if error else 200)
+    return redirect("match", match_id)
 
 
 @require_POST

@@ -32,9 +32,17 @@ def test_admin_lists_and_searches_matches(staff, alice, bob, client_for):
 
 def test_admin_abort_action_goes_through_the_action(staff, alice, bob, client_for):
     match = start_match(alice, [bob])
-    client_for(staff).post("/admin/games/match/", {"action": "abort_matches", "_selected_action": [match.pk]})
+    c = client_for(staff)
+    asking = c.post("/admin/games/match/", {"action": "abort_matches", "_selected_action": [match.pk]})
+    assert asking.status_code == 200 and 'name="reason"' in asking.content.decode()
     match.refresh_from_db()
-    assert match.status == Match.Status.ABORTED and "mod" in match.end_reason
+    assert match.status == Match.Status.ACTIVE  # nothing happens before the moderator says why
+    c.post(
+        "/admin/games/match/",
+        {"action": "abort_matches", "_selected_action": [match.pk], "apply": "1", "reason": "players asked"},
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and "players asked" in match.end_reason
     assert not match.seats.filter(to_act=True).exists()
 
 

@@ -22,7 +22,11 @@ json_values = st.recursive(
 move_like = st.fixed_dictionaries(
     {"type": st.sampled_from(["move", "place", "swap", "order", "take", "discard", "attack", "x"])},
     optional={
-        "from": json_values, "to": json_values, "remove": json_values, "first": json_values, "card": json_values,
+        "from": json_values,
+        "to": json_values,
+        "remove": json_values,
+        "first": json_values,
+        "card": json_values,
     },
 )
 
@@ -34,8 +38,10 @@ def running(alice, bob):
 
 
 @FUZZ
-@given(raw=st.one_of(st.text(max_size=300), json_values.map(json.dumps), move_like.map(json.dumps)),
-       version=st.one_of(st.integers(-5, 5).map(str), st.text(max_size=5)))
+@given(
+    raw=st.one_of(st.text(max_size=300), json_values.map(json.dumps), move_like.map(json.dumps)),
+    version=st.one_of(st.integers(-5, 5).map(str), st.text(max_size=5)),
+)
 def test_hostile_moves_change_nothing(running, client_for, raw, version):
     match, mover = running
     before = Match.objects.get(pk=match.pk).state
@@ -55,18 +61,40 @@ def test_hostile_moves_change_nothing(running, client_for, raw, version):
 def test_forged_ids_are_404_or_refused(running, client_for, match_id, seat):
     match, mover = running
     c = client_for(mover)
-    for url in (f"/matches/{match_id}/", f"/matches/{match_id}/move/", f"/matches/{match_id}/join/",
-                f"/matches/{match.pk}/seats/{seat}/"):
+    for url in (
+        f"/matches/{match_id}/",
+        f"/matches/{match_id}/move/",
+        f"/matches/{match_id}/join/",
+        f"/matches/{match.pk}/seats/{seat}/",
+    ):
         response = c.post(url, {"version": 0, "move": '{"type":"order","first":true}', "kind": "bot:random"})
         assert response.status_code < 500
     assert Match.objects.get(pk=match.pk).version in (0, 1)
 
 
 @FUZZ
-@given(data=st.dictionaries(
-    st.sampled_from(["game", "players", "seat_1", "invite_1", "option_ruleset", "option_advantage", "time_preset",
-                     "turn_minutes", "reserve_periods", "period_minutes", "weekend_pause", "option_nonsense"]),
-    st.text(max_size=30), max_size=12))
+@given(
+    data=st.dictionaries(
+        st.sampled_from(
+            [
+                "game",
+                "players",
+                "seat_1",
+                "invite_1",
+                "option_ruleset",
+                "option_advantage",
+                "time_preset",
+                "turn_minutes",
+                "reserve_periods",
+                "period_minutes",
+                "weekend_pause",
+                "option_nonsense",
+            ]
+        ),
+        st.text(max_size=30),
+        max_size=12,
+    )
+)
 def test_hostile_create_forms_never_fail_loudly(alice, client_for, data):
     count = Match.objects.count()
     response = client_for(alice).post("/matches/new/", data)
@@ -76,8 +104,11 @@ def test_hostile_create_forms_never_fail_loudly(alice, client_for, data):
 
 
 @FUZZ
-@given(data=st.dictionaries(st.sampled_from(["display_name", "time_zone", "your_turn", "invited", "on"]),
-                            st.text(max_size=60), max_size=5))
+@given(
+    data=st.dictionaries(
+        st.sampled_from(["display_name", "time_zone", "your_turn", "invited", "on"]), st.text(max_size=60), max_size=5
+    )
+)
 def test_hostile_settings_forms(alice, client_for, data):
     c = client_for(alice)
     for url in ("/settings/", "/email/preferences/", "/settings/vacation/"):

@@ -1,0 +1,152 @@
+"""Chat, reports, blocks and moderators' actions. Changes to matches go through games.actions."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import actions as game_actions
+from games.actions import ActionError, NotAllowed
+from games.models import Match, Seat
+from moderation.models import Block, ChatMessage, ModerationLog, Report
+
+MAX_CHAT_LENGTH = 500
+
+
+def is_blocked(blocker: User, other: User) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=other).exists()
+
+
+def can_read_chat(match: Match, user) -> bool:
+    if match.spectators_read_chat:
+        return True
+    return user.is_authenticated and match.seats.filter(user=user, accepted=True).exists()
+
+
+def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
+    game_actions.check_can_play(user)
+    text = (text or "").strip()
+    if not text:
+        raise ActionError("Write something first.")
+    if len(text) > MAX_CHAT_LENGTH:
+        raise ActionError(f"A message has at most {MAX_CHAT_LENGTH} characters.")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise ActionError("There is no such match.")
+        if not match.seats.filter(user=user, accepted=True).exists():
+            raise NotAllowed("Only the players of this match can write in its chat.")
+        if match.status == Match.Status.CANCELLED:
+            raise ActionError("This match was cancelled.")
+        message = ChatMessage.objects.create(match=match, author=user, text=text)
+        match.revision += 1  # the board fragment shows the chat: polls pick it up
+        match.save(update_fields=["revision"])
+        return message
+
+
+def report_message(message_id: int, user: User, reason: str = "") -> Report:
+    game_actions.check_can_play(user)
+    message = ChatMessage.objects.select_related("match").filter(pk=message_id, hidden=False).first()
+    if message is None or not can_read_chat(message.match, user):
+        raise ActionError("There is no such message.")
+    if message.author_id == user.pk:
+        raise ActionError("You cannot report your own message.")
+    try:
+        with transaction.atomic():
+            return Report.objects.create(message=message, reporter=user, reason=(reason or "")[:300])
+    except IntegrityError:
+        raise ActionError("You have reported this message already.") from None
+
+
+def block_user(user: User, username: str) -> Block:
+    other = User.objects.filter(username__iexact=(username or "").strip()).first()
+    if other is None:
+        raise ActionError("There is no such player.")
+    if other.pk == user.pk:
+        raise ActionError("You cannot block yourself.")
+    block, _ = Block.objects.get_or_create(blocker=user, blocked=other)
+    return block
+
+
+def unblock_user(user: User, username: str) -> None:
+    Block.objects.filter(blocker=user, blocked__username__iexact=(username or "").strip()).delete()
+
+
+# --- moderators -----------------------------------------------------------------------------------
+
+
+def _log(moderator: User, action: str, reason: str, **targets) -> ModerationLog:
+    return ModerationLog.objects.create(moderator=moderator, action=action, reason=reason or "", **targets)
+
+
+def hide_message(moderator: User, message_id: int, reason: str) -> None:
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message_id)
+        message.hidden = True
+        message.save(update_fields=["hidden"])
+        message.reports.filter(status=Report.Status.OPEN).update(status=Report.Status.HIDDEN)
+        Match.objects.filter(pk=message.match_id).update(revision=message.match.revision + 1)
+        _log(moderator, "hide message", reason, message=message, target_user=message.author, match=message.match)
+
+
+def dismiss_report(moderator: User, report_id: int, reason: str) -> None:
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report_id)
+        report.status = Report.Status.DISMISSED
+        report.save(update_fields=["status"])
+        _log(moderator, "dismiss report", reason, message=report.message, target_user=report.message.author)
+
+
+def suspend_user(moderator: User, user: User, days: int | None, seats: str, reason: str) -> None:
+    """Suspend for `days` (None: ban for good). The user cannot log in or move; their seats in
+    running matches go to bots (seats="bots") or those matches are aborted (seats="abort")."""
+    if seats not in ("bots", "abort"):
+        raise ActionError("Choose what happens to the player's running matches.")
+    if user.pk == moderator.pk:
+        raise ActionError("You cannot suspend yourself.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        user.is_active = False
+        user.banned = days is None
+        user.suspended_until = None if days is None else timezone.now() + timedelta(days=days)
+        user.save(update_fields=["is_active", "banned", "suspended_until"])
+        action = "ban" if days is None else f"suspend {days} days"
+        _log(moderator, f"{action}, seats to {seats}", reason, target_user=user)
+    for seat in Seat.objects.filter(user=user, handed_to_bot=False).select_related("match"):
+        match = seat.match
+        if match.status == Match.Status.OPEN:
+            if match.created_by_id == user.pk:
+                game_actions.do_cancel(match.pk, user)
+            else:
+                game_actions.do_leave(match.pk, user)
+        elif match.status == Match.Status.ACTIVE:
+            if seats == "abort":
+                game_actions.do_abort(match.pk, moderator, f"Aborted by a moderator: {reason}"[:200])
+            else:
+                game_actions.do_hand_seat_to_bot(match.pk, seat.number)
+            _log(moderator, f"seat to {seats}", reason, target_user=user, match=match)
+
+
+def end_suspensions() -> int:
+    ended = User.objects.filter(banned=False, suspended_until__lte=timezone.now(), is_active=False)
+    return ended.update(is_active=True, suspended_until=None)
+
+
+def adjudicate(moderator: User, match_id: int, winners: list[int], reason: str) -> None:
+    if not reason.strip():
+        raise ActionError("Say why the match is adjudicated.")
+    game_actions.do_adjudicate(match_id, winners, f"Adjudicated by a moderator: {reason}")
+    _log(moderator, f"adjudicate: winners {winners or 'none (draw)'}", reason, match_id=match_id)
+
+
+def abort(moderator: User, match_id: int, reason: str) -> None:
+    game_actions.do_abort(match_id, moderator, f"Aborted by a moderator: {reason}"[:200])
+    _log(moderator, "abort match", reason, match_id=match_id)
+
+
+def log_state_read(moderator: User, match: Match, what: str) -> None:
+    """Staff reading hidden information is logged."""
+    _log(moderator, what, "", match=match)

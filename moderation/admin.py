@@ -1,0 +1,128 @@
+"""The moderators' admin: reports queue, chat, blocks, the log, and actions that ask for a reason."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
+
+from games.actions import ActionError
+from moderation import actions
+from moderation.models import Block, ChatMessage, ModerationLog, Report
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the moderation log.")
+
+
+def with_reason(request, queryset, title: str, apply: Callable, extra_form: type[forms.Form] | None = None):
+    """An admin action in two steps: a page asking why (and any extra choice), then the change."""
+    form_class = type("Form", (extra_form, ReasonForm), {}) if extra_form else ReasonForm
+    if "apply" in request.POST:
+        form = form_class(request.POST)
+        if form.is_valid():
+            done = 0
+            for obj in queryset:
+                try:
+                    apply(obj, form.cleaned_data)
+                    done += 1
+                except ActionError as error:
+                    messages.warning(request, f"{obj}: {error}")
+            messages.success(request, f"{title}: done for {done} of {queryset.count()}.")
+            return None
+    else:
+        form = form_class()
+    return TemplateResponse(
+        request,
+        "admin/moderation/reason.html",
+        {
+            "title": title,
+            "form": form,
+            "objects": queryset,
+            "action": request.POST.get("action"),
+            "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+            "opts": queryset.model._meta,
+        },
+    )
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ["id", "message_text", "author", "reporter", "reason", "status", "created"]
+    list_filter = ["status", "created"]
+    search_fields = ["message__text", "message__author__username", "reporter__username", "reason"]
+    readonly_fields = ["message", "reporter", "reason", "status", "created"]
+    actions = ["hide_messages", "dismiss"]
+
+    @admin.display(description="message")
+    def message_text(self, report: Report) -> str:
+        return report.message.text[:80]
+
+    @admin.display(description="written by")
+    def author(self, report: Report) -> str:
+        return report.message.author.username
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Hide the reported messages")
+    def hide_messages(self, request, queryset):
+        return with_reason(
+            request,
+            queryset,
+            "Hide the reported messages",
+            lambda report, data: actions.hide_message(request.user, report.message_id, data["reason"]),
+        )
+
+    @admin.action(description="Dismiss the reports (the messages stay)")
+    def dismiss(self, request, queryset):
+        return with_reason(
+            request,
+            queryset,
+            "Dismiss reports",
+            lambda report, data: actions.dismiss_report(request.user, report.pk, data["reason"]),
+        )
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["id", "match", "author", "text", "hidden", "created"]
+    list_filter = ["hidden", "created"]
+    search_fields = ["text", "author__username", "=match__id"]
+    readonly_fields = ["match", "author", "text", "created", "hidden"]
+    actions = ["hide"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Hide the selected messages")
+    def hide(self, request, queryset):
+        return with_reason(
+            request, queryset, "Hide messages", lambda m, data: actions.hide_message(request.user, m.pk, data["reason"])
+        )
+
+
+@admin.register(Block)
+class BlockAdmin(admin.ModelAdmin):
+    list_display = ["blocker", "blocked", "created"]
+    search_fields = ["blocker__username", "blocked__username"]
+    raw_id_fields = ["blocker", "blocked"]
+
+
+@admin.register(ModerationLog)
+class ModerationLogAdmin(admin.ModelAdmin):
+    list_display = ["created", "moderator", "action", "target_user", "match", "reason"]
+    list_filter = ["action", "created"]
+    search_fields = ["moderator__username", "target_user__username", "reason", "=match__id"]
+    readonly_fields = ["created", "moderator", "action", "target_user", "match", "message", "reason"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

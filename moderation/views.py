@@ -1,0 +1,59 @@
+"""Thin views for chat, reports and blocks."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from games.actions import ActionError
+from moderation import actions
+from moderation.models import ChatMessage
+
+
+@require_POST
+@login_required
+def chat(request: HttpRequest, match_id: int) -> HttpResponse:
+    from games.views import render_match_fragment_or_redirect
+
+    error = ""
+    try:
+        actions.post_chat(match_id, request.user, request.POST.get("text", ""))
+    except ActionError as problem:
+        error = str(problem)
+        if not request.htmx:
+            messages.error(request, error)
+    return render_match_fragment_or_redirect(request, match_id, error)
+
+
+@require_POST
+@login_required
+def report(request: HttpRequest, message_id: int) -> HttpResponse:
+    message = ChatMessage.objects.filter(pk=message_id).first()
+    try:
+        actions.report_message(message_id, request.user, request.POST.get("reason", ""))
+        messages.success(request, "Thank you: a moderator will look at this message.")
+    except ActionError as problem:
+        messages.error(request, str(problem))
+    return redirect("match", message.match_id) if message else redirect("home")
+
+
+@require_POST
+@login_required
+def block(request: HttpRequest, username: str) -> HttpResponse:
+    try:
+        actions.block_user(request.user, username)
+        messages.success(request, f"You blocked {username}: they cannot invite you or join your matches.")
+    except ActionError as problem:
+        messages.error(request, str(problem))
+    return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith("/") else "profile")
+
+
+@require_POST
+@login_required
+def unblock(request: HttpRequest, username: str) -> HttpResponse:
+    actions.unblock_user(request.user, username)
+    messages.success(request, f"You unblocked {username}.")
+    return redirect("profile")
