@@ -149,6 +149,15 @@ class Engine:
         """None while the game goes on."""
         raise NotImplementedError
 
+    def hidden_twin(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """A state `seat` cannot tell from `state`: everything the rules hide from that seat is
+        dealt anew (other hands, pile orders, hidden placements) and the generator's seed changes.
+        The audit renders every page for both and requires them to be identical (ALL-2, ALL-3).
+        Engines with hidden information override this and call the base for the seed."""
+        twin = clone(state)
+        twin["rng"] = new_rng(rng.getrandbits(128))
+        return twin
+
     def turn_key(self, state: State) -> Any:
         """What identifies the current turn, for the clocks (ruling ALL-1: one clock covers a whole
         turn, all its decisions included). When a seat that just moved is still to act, the site

@@ -20,6 +20,7 @@ State (JSON): piles are lists whose LAST element is the top card; hands are kept
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -795,6 +796,25 @@ class DizzyDuoBattle(Engine):
         if state["phase"] == "take":
             assert state["open"], "the open pile is empty at the start of a turn"
         assert sum(state["turns"]) == len(state["history"])
+
+    def hidden_twin(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """Other hands and the blind pile dealt anew; others' blind draws changed (ALL-3)."""
+        twin = super().hidden_twin(state, seat, rng)
+        if twin["phase"] == "over":
+            return twin  # everything is public after the end
+        others = [s for s in range(twin["players"]) if s != seat]
+        hidden = [c for s in others for c in twin["hands"][s]] + twin["blind"]
+        rng.shuffle(hidden)
+        for other in others:
+            size = len(twin["hands"][other])
+            twin["hands"][other], hidden = cards.sort_cards(hidden[:size]), hidden[size:]
+        twin["blind"] = hidden
+        for entry in twin["history"]:
+            if entry["from"] == "blind" and entry["seat"] != seat:
+                entry["took"] = rng.choice(cards.DECK)
+        if twin["taken"] and twin["taken"]["from"] == "blind" and twin["current"] != seat:
+            twin["taken"]["card"] = rng.choice(cards.DECK)
+        return twin
 
     def check_vector(self, case: dict[str, Any]) -> None:
         kind = case.get("kind")

@@ -1,0 +1,193 @@
+"""The hidden-information audit (ALL-2, ALL-3): random matches of every game, every surface,
+every viewer.
+
+For each viewer (every seat, a spectator, an anonymous visitor) the audit builds the engine's
+hidden twin of the current state: a state that differs only in what the rules hide from that
+viewer (other hands, pile orders, hidden placements, the random seed). Every surface rendered
+for the viewer (the full page, the HTMX fragment, the emails) must be byte for byte the same
+for both states: if anything hidden could be read from a page, in text, attributes, comments or
+scripts, the two renderings would differ. It also checks that the seed never appears and that
+log entries meant for others never reach a viewer, and that everything is public after the end.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+import time_machine
+from django.test import Client
+
+from games import actions
+from games.actions import SeatSpec
+from games.engines.registry import available_engines
+from games.models import Match, fill_names
+from notifications.emails import build_email
+from notifications.models import Kind, Notification
+from notifications.tasks import email_context
+
+pytestmark = [pytest.mark.audit, pytest.mark.django_db]
+
+CHECKPOINTS_PER_MATCH = 10  # states rendered per match, spread over the whole game
+# Short matches so the audit reaches the end of every game.
+SHORT = {"dizzy-duo-battle": {"lives": 2}}
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+
+
+def setups():
+    for slug, engine in sorted(available_engines().items()):
+        counts = sorted({engine.min_players, engine.max_players})
+        for players in counts:
+            yield slug, players, dict(SHORT.get(slug, {}))
+        for option in engine.options:
+            if option.kind == "bool":
+                yield slug, engine.min_players, {**SHORT.get(slug, {}), option.name: not option.default}
+            elif option.kind == "choice":
+                for value, _ in option.choices:
+                    if value != option.default:
+                        yield slug, engine.min_players, {**SHORT.get(slug, {}), option.name: value}
+
+
+def normalised(html: str) -> str:
+    return CSRF.sub(r"\1…", html)
+
+
+class Audit:
+    def __init__(self, match: Match, users: list) -> None:
+        self.match = match
+        self.engine = actions.engine_of(match)
+        self.users = users
+        self.clients: dict[int | str, Client] = {}
+        for seat, user in enumerate(users):
+            c = Client()
+            c.force_login(user)
+            self.clients[seat] = c
+        self.clients["anonymous"] = Client()
+        self.views_checked = 0
+
+    def surfaces(self, viewer) -> list[str]:
+        c = self.clients[viewer]
+        url = f"/matches/{self.match.pk}/"
+        return [
+            normalised(c.get(url).content.decode()),
+            normalised(c.get(url, HTTP_HX_REQUEST="true").content.decode()),
+        ]
+
+    def emails(self, seat: int) -> list[str]:
+        user = self.users[seat]
+        row = Notification(match=self.match, recipient=user, kind=Kind.YOUR_TURN, turn=self.match.version)
+        message = build_email(user, Kind.YOUR_TURN, email_context(row))
+        return [message.subject, message.body, message.alternatives[0][0]]
+
+    def check_state(self, rng: random.Random, spectator: Client) -> None:
+        match = Match.objects.get(pk=self.match.pk)
+        real = match.state
+        seed = real["rng"]["seed"]
+        names = match.seat_names()
+        moves = list(match.moves.all())
+        viewers = [*range(len(self.users)), "spectator", "anonymous"]
+        self.clients["spectator"] = spectator
+        for viewer in viewers:
+            seat = viewer if isinstance(viewer, int) else None
+            pages = self.surfaces(viewer)
+            mail = self.emails(seat) if seat is not None else []
+            twin = self.engine.hidden_twin(real, seat, rng)
+            Match.objects.filter(pk=match.pk).update(state=twin)
+            try:
+                twin_pages = self.surfaces(viewer)
+                twin_mail = self.emails(seat) if seat is not None else []
+            finally:
+                Match.objects.filter(pk=match.pk).update(state=real)
+            label = f"{match.game} #{match.pk} v{match.version} viewer {viewer}"
+            for number, (page, twin_page) in enumerate(zip(pages + mail, twin_pages + twin_mail)):
+                assert page == twin_page, f"{label}: surface {number} changes with what the viewer may not know"
+                assert seed not in page and twin["rng"]["seed"] not in twin_page, f"{label}: the seed leaks"
+            if match.status != Match.Status.FINISHED:
+                visible = {fill_names(t, names) for m in moves for t in m.texts_for(seat, everything=False)}
+                for move in moves:
+                    for entry in move.log:
+                        text = fill_names(entry["text"], names)
+                        if text not in visible:
+                            for page in pages + mail:
+                                assert text not in page, f"{label}: a log entry for others leaks: {text!r}"
+            self.views_checked += len(pages) + len(mail)
+
+
+@pytest.mark.parametrize("slug, players, options", list(setups()), ids=lambda v: str(v))
+def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, make_user):
+    engine = available_engines()[slug]
+    users = [make_user(f"p{i}") for i in range(players)]
+    watcher = make_user("watcher")
+    rng = random.Random(f"{slug}:{players}:{sorted(options.items())}")
+    with time_machine.travel("2026-11-20 12:00Z", tick=False):
+        seats = [SeatSpec("me")] + [SeatSpec("invite", u.username) for u in users[1:]]
+        match = actions.create_match(users[0], slug, seats, options)
+        for user in users[1:]:
+            actions.do_join(match.pk, user)
+        match.refresh_from_db()
+        limit = engine.max_moves(players, match.options)
+        spectator = Client()
+        spectator.force_login(watcher)
+        audit = Audit(match, users)
+        states: list[int] = []
+        moves_played = 0
+        # Play the whole match with random legal moves; render at checkpoints spread over it.
+        estimate = max(1, min(limit, 60 * players) // CHECKPOINTS_PER_MATCH)
+        while True:
+            match.refresh_from_db()
+            if moves_played % estimate == 0 or match.status != Match.Status.ACTIVE:
+                audit.check_state(rng, spectator)
+                states.append(match.version)
+            if match.status != Match.Status.ACTIVE:
+                break
+            seat = engine.to_act(match.state)[0]
+            move = rng.choice(engine.legal_moves(match.state, seat))
+            actions.do_move(match.pk, users[seat], match.version, move)
+            moves_played += 1
+            assert moves_played <= limit
+        # ALL-3: after the end everything is public, the whole history included.
+        match.refresh_from_db()
+        page = spectator.get(f"/matches/{match.pk}/").content.decode()
+        names = match.seat_names()
+        for move in match.moves.all():
+            for entry in move.log:
+                assert fill_names(entry["text"], names).replace("'", "&#x27;") in page
+    print(f"\naudit {slug} {players}p {options}: {len(states)} states, {audit.views_checked} views checked")
+    assert audit.views_checked > 0
+
+
+@pytest.mark.parametrize("leak", ["hand in the view", "seed in a comment"])
+def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
+    """The audit can fail: plant a leak and it must be found."""
+    engine = available_engines()["dizzy-duo-battle"]
+    users = [make_user("p0"), make_user("p1")]
+    match = actions.create_match(users[0], "dizzy-duo-battle", [SeatSpec("me"), SeatSpec("invite", "p1")])
+    actions.do_join(match.pk, users[1])
+    match.refresh_from_db()
+    if leak == "hand in the view":
+        original = engine.view
+        monkeypatch.setattr(engine, "view", lambda state, seat: {**original(state, seat), "all": state["hands"]})
+        monkeypatch.setattr(
+            "games.boards.dizzy_duo_battle.build",
+            lambda info, params: {
+                "template": "games/boards/_generic.html",
+                "moves": [{"json": "", "label": str(info.view["all"])}],
+            },
+            raising=False,
+        )
+    else:
+        from games import presenters
+
+        original_view = presenters.player_view
+
+        def leaky(match, user, params=None):
+            info = original_view(match, user, params)
+            info.history.append((0, [f"<!-- {match.state['rng']['seed']} -->"]))
+            return info
+
+        monkeypatch.setattr("games.views.player_view", leaky)
+    spectator = Client()
+    spectator.force_login(make_user("watcher"))
+    with pytest.raises(AssertionError, match="changes with what the viewer may not know|the seed leaks"):
+        Audit(match, users).check_state(random.Random(1), spectator)
