@@ -24,8 +24,8 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", context)
 
 
-@login_required
 @require_POST
+@login_required
 def vacation(request: HttpRequest) -> HttpResponse:
     """Switch the vacation on (pausing the clocks of every slow match) or off."""
     try:

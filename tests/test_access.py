@@ -57,6 +57,18 @@ def cases(m):
         ("post", f"/matches/{m}/seats/1/", {"anonymous": 302, "*": 302}),
         ("get", f"/matches/{m}/move/", {"*": 405}),
         ("get", f"/matches/{m}/join/", {"*": 405}),
+        ("get", f"/matches/{m}/chat/", {"*": 405}),
+        ("post", f"/matches/{m}/chat/", {"anonymous": 302, "*": 302}),
+        ("post", "/chat/999999/report/", {"anonymous": 302, "*": 302}),
+        ("post", "/players/nobody-at-all/block/", {"anonymous": 302, "*": 302}),
+        ("post", "/players/nobody-at-all/unblock/", {"anonymous": 302, "*": 302}),
+        ("get", "/settings/vacation/", {"*": 405}),
+        ("post", "/settings/vacation/", {"anonymous": 302, "*": 302}),
+        ("get", "/email/unsubscribe/forged-token/", {"*": 400}),
+        ("post", "/email/unsubscribe/forged-token/", {"*": 400}),
+        ("get", f"/admin/games/match/{m}/replay/", {"staff": 200, "*": 302}),
+        ("get", "/admin/moderation/report/", {"staff": 200, "*": 302}),
+        ("get", "/admin/moderation/moderationlog/", {"staff": 200, "*": 302}),
     ]
 
 
@@ -72,6 +84,14 @@ def test_every_url_for_every_visitor(world):
             assert response.status_code == want, f"{method.upper()} {url} as {who}: {response.status_code} != {want}"
     match.refresh_from_db()
     assert match.version == 0 and match.status == Match.Status.ACTIVE  # refused lobby actions changed nothing
+    from moderation.models import Block, ChatMessage
+
+    assert not Block.objects.exists()
+    # Only the two seated players' chat posts went through.
+    assert set(ChatMessage.objects.values_list("author__username", flat=True)) <= {
+        world["seated"].username,
+        world["other_seat"].username,
+    }
 
 
 def test_move_endpoint_for_every_visitor(world):
@@ -123,3 +143,15 @@ def test_moves_for_matches_not_in_play_are_refused(alice, bob, client_for):
     response = client_for(mover).post(f"/matches/{running.pk}/move/", {"version": 0, "move": '{"type":"order"}'})
     assert response.status_code == 400 and "over" in response.content.decode()
     assert not Move.objects.exists()
+
+
+def test_a_player_has_a_limit_of_active_matches(alice, settings):
+    from games import actions
+    from games.actions import SeatSpec
+
+    settings.DIZZY_MAX_ACTIVE_MATCHES = 2
+    for _ in range(2):
+        actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    with pytest.raises(actions.ActionError, match="finish some"):
+        actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    assert Match.objects.count() == 2
