@@ -11,7 +11,7 @@ import socket
 import dj_database_url
 
 os.environ.setdefault("DEBUG", "true")
-os.environ["DIZZY_VAR_DIR"] = os.environ.get("DIZZY_TEST_VAR_DIR", "/tmp/dizzysite-test-var")
+os.environ["DIZZY_VAR_DIR"] = os.environ.get("DIZZY_TEST_VAR_DIR", f"/tmp/dizzysite-test-var-{os.getpid()}")
 
 from dizzysite.settings import *  # noqa: E402, F403
 from dizzysite.settings import DATABASES  # noqa: E402
@@ -35,7 +35,8 @@ if not _url:
     else:
         _url = "sqlite:///:memory:"
 DATABASES["default"] = dj_database_url.parse(_url)
-DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_dizzysite")}
+# One test database per run, so two checkouts (or a fresh clone and CI) can test side by side.
+DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", f"test_dizzysite_{os.getpid()}")}
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -2,9 +2,16 @@ from games.models import Match, Seat
 
 
 def turn_count(request) -> dict:
-    """How many matches wait for the signed-in player's move (the navigation and tab title)."""
+    """How many matches wait for the signed-in player's move (the navigation and tab title).
+
+    A callable, so the query runs only when a template shows the navigation (not for fragments)."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    count = Seat.objects.filter(user=user, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE).count()
+
+    def count() -> int:
+        return Seat.objects.filter(
+            user=user, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE
+        ).count()
+
     return {"your_turn_count": count}

@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from games import clock
 from games.actions import engine_of, seat_of
-from games.models import BOT_LEVELS, Match, Seat, fill_names
+from games.models import BOT_LEVELS, Match, Move, Seat, fill_names
+from moderation.models import ChatMessage
 
 
 @dataclass
@@ -69,7 +70,7 @@ class PlayerView:
     waiting_for: str  # the names of the seats to act, in words
     view: dict[str, Any] | None  # the engine's view for this seat (ALL-3)
     legal: list[dict[str, Any]]
-    history: list[tuple[int, list[str]]]
+    history: list[tuple[int, list[str]]]  # (move number, texts), oldest first
     board: dict[str, Any] = field(default_factory=dict)  # the game's drawing context
     lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
     chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat
@@ -100,7 +101,13 @@ def match_info(match: Match) -> MatchInfo:
     )
 
 
-def player_view(match: Match, user, params: dict[str, str] | None = None) -> PlayerView:
+HISTORY_ON_BOARD = 30  # the latest moves on the board; the history page has them all
+CHAT_ON_BOARD = 50
+
+
+def player_view(
+    match: Match, user, params: dict[str, str] | None = None, history_limit: int | None = HISTORY_ON_BOARD
+) -> PlayerView:
     """What `user` (a seated player, another user or an anonymous visitor) may see of `match`."""
     seats: list[Seat] = list(match.seats.all())
     viewer_seat = seat_of(match, user)
@@ -118,8 +125,9 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
         if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
             legal = engine.legal_moves(match.state, number)
 
+    moves = Move.objects.filter(match=match).only("match_id", "number", "seat", "log").order_by("-number")
     history = []
-    for move in match.moves.all():
+    for move in reversed(moves[:history_limit] if history_limit else moves):
         texts = [fill_names(t, names) for t in move.texts_for(number, everything=finished)]
         if texts:
             history.append((move.number, texts))
@@ -168,8 +176,11 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
                 "created": m.created,
                 "mine": user.is_authenticated and m.author_id == user.pk,
             }
-            for m in match.chat_messages.all()
-            if not m.hidden
+            for m in reversed(
+                ChatMessage.objects.filter(match=match, hidden=False)
+                .select_related("author")
+                .order_by("-id")[:CHAT_ON_BOARD]
+            )
         ]
     return info
 

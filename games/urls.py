@@ -10,6 +10,7 @@ urlpatterns = [
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/<int:match_id>/", views.match_page, name="match"),
     path("matches/<int:match_id>/move/", views.move, name="move"),
+    path("matches/<int:match_id>/history/", views.history, name="history"),
     path("matches/<int:match_id>/join/", views.join, name="join"),
     path("matches/<int:match_id>/leave/", views.leave, name="leave"),
     path("matches/<int:match_id>/cancel/", views.cancel, name="cancel"),

@@ -18,17 +18,12 @@ from django.views.decorators.http import require_POST
 from games import actions
 from games.engines.registry import available_engines
 from games.forms import FillSeatForm, MatchForm
-from games.models import GAME_NAMES, Match, Move, Seat
+from games.models import GAME_NAMES, Match, Seat
 from games.presenters import player_view
-from moderation.models import ChatMessage
 
 
 def _match_queryset():
-    return Match.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user")),
-        Prefetch("moves", queryset=Move.objects.only("match_id", "number", "seat", "log").order_by("number")),
-        Prefetch("chat_messages", queryset=ChatMessage.objects.select_related("author").order_by("id")),
-    )
+    return Match.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
 
 def _get_match(match_id: int) -> Match:
@@ -216,6 +211,12 @@ def fill_seat(request: HttpRequest, match_id: int, seat_number: int) -> HttpResp
     except actions.ActionError as error:
         messages.error(request, str(error))
     return redirect("match", match_id)
+
+
+def history(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The whole move history, filtered for the viewer like the board."""
+    pv = player_view(_get_match(match_id), request.user, history_limit=None)
+    return render(request, "games/history.html", {"pv": pv})
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:

@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
 ENGINE_MODULES: dict[str, str] = {
     "solitaire-chess": "games.engines.solitaire_chess",
     "dizzy-duo-battle": "games.engines.dizzy_duo_battle",
+    "lizzy-ghosties": "games.engines.lizzy_ghosties",
 }
 
 

@@ -19,7 +19,7 @@ far as the view tells (top cards and stack sizes; a card below a top is unknown)
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games.engines.base import Move, View
 from games.engines.dizzy_cards import PARTS
@@ -48,8 +48,7 @@ class Table:
     burn_tops: list[str | None]
     loaned_tops: list[str | None] | None
     phase: str
-    showdown_lizzies: list[int] = field(default_factory=list)
-    killed: list[int] = field(default_factory=list)
+    killed: list[int] = field(default_factory=list)  # Lizzies the move turns ghost
 
     @classmethod
     def from_view(cls, view: View) -> Table:
@@ -74,7 +73,17 @@ class Table:
             burn_tops=[burn[part]["top"] for part in PARTS],
             loaned_tops=None if loaned is None else [loaned["stacks"][part]["top"] for part in PARTS],
             phase=view["phase"],
-            showdown_lizzies=list(view["teams"]["lizzies"]) if view["showdown"] else [],
+        )
+
+    def copy(self) -> Table:
+        """A copy whose counts a move's effects may change (tops of Burn and loaned are read-only)."""
+        return replace(
+            self,
+            sizes={seat: dict(sizes) for seat, sizes in self.sizes.items()},
+            tops={seat: list(cards) for seat, cards in self.tops.items()},
+            piles=dict(self.piles),
+            burn_sizes=dict(self.burn_sizes),
+            killed=[],
         )
 
     def cards(self, seat: int) -> int:
@@ -102,26 +111,22 @@ class Table:
         return sum(self.cards(seat) for seat in self.sizes), sum(self.piles.values())
 
     def verdict(self) -> float | None:
-        """WIN or -WIN (0 for a draw) when the game is over now, None while it goes on."""
-        living = len(self.sizes)
-        showdown_over = self.phase == "showdown" and (
-            any(seat in self.showdown_lizzies for seat in self.killed) or self.burn_empty()
-        )
-        last_lizzy = self.phase != "showdown" and living <= 1  # LG-9, or two Lizzies ghosted at once
-        if not showdown_over and not last_lizzy:
-            return None
+        """WIN or -WIN (0 for a draw) when the game is over now, None while it goes on. Teams
+        are what players are at the end (the engine's table rule)."""
         lizzies, ghosts = self.totals()
-        if last_lizzy:
-            if living == 0:
+        if self.phase == "showdown":
+            if not (self.killed or self.burn_empty()):  # LG-8's ends
+                return None
+            if lizzies == ghosts:
                 return 0.0
-            lizzies += sum(self.burn_sizes.values())  # LG-9: the last Lizzy takes the Burn Lizzy
-            lizzies_win = lizzies > ghosts
-        elif lizzies == ghosts:
-            return 0.0
+        elif len(self.sizes) == 1:  # LG-9: the last Lizzy takes the Burn Lizzy; equal -> ghosts
+            lizzies += sum(self.burn_sizes.values())
+        elif self.sizes:
+            return None
         else:
-            lizzies_win = lizzies > ghosts
-        i_am_lizzy = self.me in self.sizes
-        return WIN if lizzies_win == i_am_lizzy else -WIN
+            return 0.0  # no Lizzy left: a draw
+        lizzies_win = lizzies > ghosts
+        return WIN if lizzies_win == (self.me in self.sizes) else -WIN
 
     def showdown_prospect(self) -> float:
         """How good a showdown starting now looks for the bot's side (a rough count)."""
@@ -132,10 +137,11 @@ class Table:
 
 
 def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
+    table = Table.from_view(view)
     best_score = None
     best: list[Move] = []
     for move in legal:
-        score = _score(view, move)
+        score = _score(view, table.copy(), move)
         if best_score is None or score > best_score + 1e-9:
             best_score, best = score, [move]
         elif abs(score - best_score) <= 1e-9:
@@ -143,8 +149,8 @@ def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
     return rng.choice(best)
 
 
-def _score(view: View, move: Move) -> float:
-    table = Table.from_view(view)
+def _score(view: View, table: Table, move: Move) -> float:
+    """The move's worth for the bot's side; `table` is changed to the position after it."""
     kind = move["type"]
     if kind == "skip":
         return 0.0
@@ -205,7 +211,7 @@ def _score(view: View, move: Move) -> float:
     if table.killed and table.phase != "showdown" and len(table.sizes) == 2 and table.players > 3:
         score += 2.0 * table.showdown_prospect()  # this move starts the showdown (LG-8)
     if table.phase == "showdown" and me in table.sizes:
-        score -= EXPOSED * sum(1 for seat in table.showdown_lizzies if _exposed(table, seat))
+        score -= EXPOSED * sum(1 for seat in table.sizes if _exposed(table, seat))
     return score
 
 
@@ -243,7 +249,5 @@ def _extra_turn_bonus(view: View, top_cards: list[str | None], card: str | None)
 
 def _exposed(table: Table, seat: int) -> bool:
     """A showdown Lizzy that one ghost steal turns into a ghost, ending the game."""
-    if seat not in table.sizes:
-        return False
     held = [size for size in table.sizes[seat].values() if size]
     return len(held) == 2 and min(held) == 1

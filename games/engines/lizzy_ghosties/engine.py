@@ -15,6 +15,7 @@ to click "skip"), so a seat in to_act always has a real choice.
 
 from __future__ import annotations
 
+import random
 from itertools import permutations
 from typing import Any
 
@@ -62,6 +63,16 @@ GHOST_TURN = "ghost"
 SHOWDOWN_LIZZIES = "showdown_lizzies"
 
 SKIP: Move = {"type": "skip"}
+MOVE_FIELDS = {
+    "skip": {"type"},
+    "steal": {"type", "from", "part"},
+    "burn": {"type", "from", "part"},
+    "give": {"type", "to", "part"},
+    "ghost_steal": {"type", "from", "part"},
+    "ghost_double": {"type", "head", "body", "tail"},
+    "move": {"type", "from", "to", "part"},
+    "take_burn": {"type", "to", "part"},
+}
 
 # Why a game ended; each has its own words in the result.
 END_BURN_EMPTY = "burn_empty"
@@ -222,10 +233,9 @@ class LizzyGhosties(Engine):
                 self._ghost_double(state, move, logs)
         elif step["kind"] == GHOST_TURN:
             self._event_grab(state, move["from"], move["part"], logs)
-        elif kind == "move":
-            self._showdown_move(state, move["from"], move["to"], move["part"], logs)
         else:
-            self._showdown_take_burn(state, move["to"], move["part"], logs)
+            source = move["from"] if kind == "move" else BURN
+            self._showdown_move(state, source, move["to"], move["part"], logs)
 
     def _skip(self, state: State, logs: list[LogEntry]) -> None:
         step = state["step"]
@@ -302,11 +312,8 @@ class LizzyGhosties(Engine):
         loaned: Stacks = {part: [] for part in PARTS}
         taken = []
         for part in PARTS:
-            source = move[part]
-            stacks = state["burn"] if source == BURN else state["lizzies"][source]
-            card = _move_top(state, stacks, loaned, part)
-            whose = "the Burn Lizzy" if source == BURN else _p(source)
-            taken.append(f"{whose}'s {describe(card)}")
+            card = _move_top(state, _source(state, move[part]), loaned, part)
+            taken.append(f"{_whose(move[part])} {describe(card)}")
         state["loaned"] = loaned
         logs.append(log(f"Ghost {_p(seat)} took {', '.join(taken)} as a loaned Lizzy."))
         if self._check_lizzies(state, logs):
@@ -314,23 +321,16 @@ class LizzyGhosties(Engine):
         # ruling LG-7: attempts go clockwise from the ghost's left.
         self._start_event(state, "loaned", (seat + 1) % state["players"], logs)
 
-    def _showdown_move(
-        self, state: State, giver: int, receiver: int, part: str, logs: list[LogEntry]
-    ) -> None:
+    def _showdown_move(self, state: State, source: Any, to: int, part: str, logs: list[LogEntry]) -> None:
+        """LG-8: a top card from the other team Lizzy or from the Burn Lizzy; a double on the
+        receiving Lizzy may earn an extra turn."""
         seat = state["step"]["seat"]
-        card = _move_top(state, state["lizzies"][giver], state["lizzies"][receiver], part)
-        logs.append(log(f"{_p(seat)} moved {_p(giver)}'s {describe(card)} to {_p(receiver)}'s Lizzy."))
+        card = _move_top(state, _source(state, source), state["lizzies"][to], part)
+        verb = "took" if source == BURN else "moved"
+        logs.append(log(f"{_p(seat)} {verb} {_whose(source)} {describe(card)} onto {_p(to)}'s Lizzy."))
         if self._check_lizzies(state, logs):
             return
-        self._end_team_turn(state, info_of(state["lizzies"][receiver]).double, logs)
-
-    def _showdown_take_burn(self, state: State, receiver: int, part: str, logs: list[LogEntry]) -> None:
-        seat = state["step"]["seat"]
-        card = _move_top(state, state["burn"], state["lizzies"][receiver], part)
-        logs.append(log(f"{_p(seat)} took the Burn Lizzy's {describe(card)} onto {_p(receiver)}'s Lizzy."))
-        if self._check_lizzies(state, logs):
-            return
-        self._end_team_turn(state, info_of(state["lizzies"][receiver]).double, logs)
+        self._end_team_turn(state, info_of(state["lizzies"][to]).double, logs)
 
     # --- events ------------------------------------------------------------------------------
     def _start_event(self, state: State, on: str, start: int, logs: list[LogEntry]) -> None:
@@ -362,11 +362,7 @@ class LizzyGhosties(Engine):
             text += f"; drew a {describe(card)}: {'won' if won else 'lost'}"
         if won:
             targets = _living_from(state, start, exclude=seat)
-            text += (
-                "; one attempt on each other living Lizzy"
-                if kind != "ghost"
-                else "; one attempt on each Lizzy"
-            )
+            text += "; one attempt on each " + ("Lizzy" if kind == "ghost" else "other living Lizzy")
         else:
             targets = []
             text += "; one card of choice"
@@ -452,35 +448,28 @@ class LizzyGhosties(Engine):
                     state["piles"][seat].extend(stacks[part])
                 state["lizzies"][seat] = None
                 turned.append(seat)
-                logs.append(
-                    log(
-                        f"{_p(seat)} has one body part left and turns into a ghost ({count} cards face down)."
-                    )
-                )
+                text = f"{_p(seat)} has one body part left and turns into a ghost ({count} cards face down)."
+                logs.append(log(text))
         if state["phase"] == SHOWDOWN:
-            if any(seat in state["showdown"]["lizzies"] for seat in turned):
-                self._finish(state, END_SHOWDOWN_GHOST, logs)  # ruling LG-8
+            # ruling LG-8: only the two team Lizzies live now, so any new ghost is one of them.
+            if turned:
+                self._finish(state, END_SHOWDOWN_GHOST, logs)
                 return True
-            if not any(state["burn"][part] for part in PARTS):
-                self._finish(state, END_BURN_EMPTY, logs)  # ruling LG-8
+            if not card_count(state["burn"]):
+                self._finish(state, END_BURN_EMPTY, logs)
                 return True
             return False
         if not turned:
             return False
         state["phase"] = TRANSITION
-        living = _living(state)
-        if state["players"] == 3:
-            if len(living) <= 1:
-                self._finish(state, END_LAST_LIZZY, logs)  # ruling LG-9
-                return True
-            return False
-        if len(living) == 2:
-            self._start_showdown(state, logs)  # ruling LG-8: at once, the rest is dropped
-            return True
-        if len(living) < 2:
-            # Table rule: a ghost double that ghosts two Lizzies at once skips the showdown;
-            # the game then ends as in three-player mode (LG-9).
+        living = len(_living(state))
+        if living <= 1:
+            # ruling LG-9; with four or more players only a ghost double can ghost two Lizzies
+            # at once, and then (table rule) the game ends the same way, with no showdown.
             self._finish(state, END_LAST_LIZZY, logs)
+            return True
+        if living == 2 and state["players"] > 3:
+            self._start_showdown(state, logs)  # ruling LG-8: at once, the rest is dropped
             return True
         return False
 
@@ -613,12 +602,21 @@ class LizzyGhosties(Engine):
     def view(self, state: State, seat: int | None) -> View:
         over = state["phase"] == OVER
         showdown = state["showdown"]
+        step = state["step"]
+        teams = None
+        if over:
+            teams = {"lizzies": list(state["result"]["lizzies"]), "ghosts": list(state["result"]["ghosts"])}
+        elif showdown is not None:
+            teams = {"lizzies": list(showdown["lizzies"]), "ghosts": list(showdown["ghosts"])}
+        elif state["phase"] == TRANSITION:
+            # Before the showdown the sides are simply the living Lizzies and the ghosts.
+            living = _living(state)
+            teams = {
+                "lizzies": living,
+                "ghosts": [other for other in range(state["players"]) if other not in living],
+            }
         seats = []
-        for other in range(state["players"]):
-            stacks = state["lizzies"][other]
-            team = None
-            if showdown is not None:
-                team = "lizzies" if other in showdown["lizzies"] else "ghosts"
+        for other, stacks in enumerate(state["lizzies"]):
             seats.append(
                 {
                     "seat": other,
@@ -627,10 +625,9 @@ class LizzyGhosties(Engine):
                     "lizzy": None if stacks is None else _lizzy_view(stacks),
                     "pile_size": len(state["piles"][other]),
                     "cards": _cards_of(state, other),
-                    "team": team,
+                    "team": None if teams is None else ("lizzies" if other in teams["lizzies"] else "ghosts"),
                 }
             )
-        step = state["step"]
         view: View = {
             "game": self.slug,
             "seat": seat,
@@ -647,7 +644,7 @@ class LizzyGhosties(Engine):
             "burn_size": card_count(state["burn"]),
             "loaned": None,
             "side_stack_size": len(state["side"]),
-            "teams": None,
+            "teams": teams,
             "showdown": None,
             "pending": None if step is None else _pending_view(state),
             "legal_moves": [] if seat is None else self.legal_moves(state, seat),
@@ -662,23 +659,14 @@ class LizzyGhosties(Engine):
                 "lizzy": _lizzy_view(state["loaned"]),
             }
         if showdown is not None:
-            view["teams"] = {"lizzies": list(showdown["lizzies"]), "ghosts": list(showdown["ghosts"])}
             view["showdown"] = {
                 "team": showdown["team"],
                 "team_turns": showdown["team_turns"],
                 "max_team_turns": SHOWDOWN_TEAM_TURNS,
                 "extra_turn": showdown["extra_turn"],
             }
-        elif state["phase"] != OPENING and not over:
-            # Before the showdown the sides are the living Lizzies and the ghosts.
-            living = _living(state)
-            view["teams"] = {
-                "lizzies": living,
-                "ghosts": [other for other in range(state["players"]) if other not in living],
-            }
         if over:
             # ALL-3: after the end everything is public, the cards below the tops too.
-            view["teams"] = {"lizzies": state["result"]["lizzies"], "ghosts": state["result"]["ghosts"]}
             view["revealed"] = {
                 "lizzies": [None if stacks is None else _copy_stacks(stacks) for stacks in state["lizzies"]],
                 "piles": [list(pile) for pile in state["piles"]],
@@ -697,6 +685,42 @@ class LizzyGhosties(Engine):
             reason=found["reason"],
             draw=found["draw"],
         )
+
+    def turn_key(self, state: State) -> Any:
+        """Ruling ALL-1: one clock covers a whole turn, so a Lizzy's pass-around and all its
+        events share one key. Before the showdown a turn is numbered by the turns completed; in
+        the showdown every team turn (extra turns too) is a turn of its own."""
+        if state["phase"] == OVER:
+            return "over"
+        if state["showdown"] is not None:
+            return f"showdown:{state['showdown']['team_turns']}"
+        return f"turn:{state['turns_taken']}"
+
+    def hidden_twin(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """LG-2 hides the same from everyone, owners included: every card below a top (of the
+        Lizzies, the Burn Lizzy and a loaned Lizzy, each stack keeping its part), every ghost
+        pile's inside and the side stack. All of these are dealt anew; sizes and tops stay."""
+        twin = super().hidden_twin(state, seat, rng)
+        if twin["phase"] == OVER:
+            return twin  # ALL-3: everything is public after the end
+        all_stacks = [stacks for stacks in twin["lizzies"] if stacks is not None] + [twin["burn"]]
+        if twin["loaned"] is not None:
+            all_stacks.append(twin["loaned"])
+        pool = [card for stacks in all_stacks for part in PARTS for card in stacks[part][:-1]]
+        pool += [card for pile in twin["piles"] for card in pile] + twin["side"]
+        rng.shuffle(pool)
+        for stacks in all_stacks:
+            for part in PARTS:
+                if len(stacks[part]) > 1:
+                    # The pool always holds enough cards of this part: the real deal is one way.
+                    below = [card for card in pool if part_of(card) == part][: len(stacks[part]) - 1]
+                    for card in below:
+                        pool.remove(card)
+                    stacks[part] = below + stacks[part][-1:]
+        for pile in twin["piles"]:
+            pile[:], pool = pool[: len(pile)], pool[len(pile) :]
+        twin["side"] = pool
+        return twin
 
     def max_moves(self, players: int, options: dict[str, Any]) -> int:
         """A true bound on apply() calls (forced skips and passes are not apply calls).
@@ -722,9 +746,7 @@ class LizzyGhosties(Engine):
         found: list[str] = list(state["side"])
         for part in PARTS:
             found.extend(state["burn"][part])
-            assert all(part_of(card) == part for card in state["burn"][part]), (
-                "a card in the wrong Burn stack"
-            )
+            assert all(part_of(card) == part for card in state["burn"][part]), "a wrong card in the Burn"
             if state["loaned"] is not None:
                 found.extend(state["loaned"][part])
         for seat in range(players):
@@ -751,7 +773,7 @@ class LizzyGhosties(Engine):
         assert state["turns_taken"] < MAX_CYCLES * players or phase == SHOWDOWN
         step = state["step"]
         seat = step["seat"]
-        assert _decision_moves(state), "the seat to act has a move"
+        assert any(move != SKIP for move in _decision_moves(state)), "the seat to act has a real choice"
         if phase == SHOWDOWN:
             showdown = state["showdown"]
             assert sorted(showdown["lizzies"]) == living and len(living) == 2, "two Lizzies in the showdown"
@@ -764,9 +786,7 @@ class LizzyGhosties(Engine):
             assert len(living) >= (2 if players == 3 else 3), "too few Lizzies without a showdown"
         if step["kind"] == GHOST_TURN:
             assert state["lizzies"][seat] is None, "a ghost's turn for a Lizzy"
-            assert (state["loaned"] is not None) == (step["event"] is not None), (
-                "a loaned Lizzy only in events"
-            )
+            assert (state["loaned"] is None) == (step["event"] is None), "a loaned Lizzy outside events"
         else:
             assert state["lizzies"][seat] is not None, "a Lizzy's turn for a ghost"
             assert state["loaned"] is None
@@ -807,6 +827,15 @@ def _living_from(state: State, start: int, exclude: int) -> list[int]:
 def _cards_of(state: State, seat: int) -> int:
     stacks = state["lizzies"][seat]
     return len(state["piles"][seat]) + (0 if stacks is None else card_count(stacks))
+
+
+def _source(state: State, source: int | str) -> Stacks:
+    """A card source: a Lizzy's seat, or BURN for the Burn Lizzy (LG-8)."""
+    return state["burn"] if source == BURN else state["lizzies"][source]
+
+
+def _whose(source: int | str) -> str:
+    return "the Burn Lizzy's" if source == BURN else f"{_p(source)}'s"
 
 
 def _move_top(state: State, source: Stacks, target: Stacks, part: str) -> str:
@@ -889,7 +918,7 @@ def _ghost_doubles(state: State, living: list[int]) -> list[Move]:
         return []  # LG-7: with fewer than three living Lizzies only the single steal exists
 
     def top(source: Any, part: str) -> str | None:
-        stacks = state["burn"] if source == BURN else state["lizzies"][source]
+        stacks = _source(state, source)
         return stacks[part][-1] if stacks[part] else None
 
     moves = []
@@ -910,9 +939,7 @@ def _plain_ints(move: Move) -> bool:
 
 def _stacks_view(stacks: Stacks) -> dict[str, dict[str, Any]]:
     """LG-2: only the top card and the size of each stack."""
-    return {
-        part: {"top": stacks[part][-1] if stacks[part] else None, "size": len(stacks[part])} for part in PARTS
-    }
+    return {part: {"top": cards[-1] if cards else None, "size": len(cards)} for part, cards in stacks.items()}
 
 
 def _lizzy_view(stacks: Stacks) -> dict[str, Any]:
@@ -993,41 +1020,35 @@ def _why_illegal(state: State, move: Move) -> str:
         doing = "the showdown: move a card between your team's Lizzies or take a Burn Lizzy card"
     if kind not in allowed:
         return f"You cannot {kind} now: you are in {doing}."
-    if kind == "skip":
-        return "You cannot skip now."
+    if set(move) != MOVE_FIELDS[kind]:
+        return f"A {kind} move has exactly the fields {', '.join(sorted(MOVE_FIELDS[kind]))}."
     if kind == "ghost_double":
         return _why_ghost_double_illegal(state, move)
     part = move.get("part")
     if part not in PARTS:
         return "Name a part: head, body or tail."
-    key = "to" if kind == "give" else "from"
-    other = move.get(key)
-    if kind == "take_burn":
-        other = move.get("to")
+    other = move.get("to" if kind in ("give", "take_burn") else "from")
     if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < state["players"]:
         return "There is no such player."
-    if kind == "move" and move.get("to") not in state["showdown"]["lizzies"]:
-        return "Cards move only between the two Lizzies of the showdown."
     if state["lizzies"][other] is None:
         return "That player is a ghost: only living Lizzies hold cards."
+    if kind == "move" and (move.get("to") not in state["showdown"]["lizzies"] or move.get("to") == other):
+        return "Cards move only from one Lizzy of your team to the other."
     if other == seat and kind in ("steal", "burn", "give", "ghost_steal"):
         return "You cannot take from or give to your own Lizzy."
     if event is None and step["kind"] == LIZZY_TURN and other != step["opponent"]:
         return "You can only steal from or give to the Lizzy you are passing now."
     if event is not None and event["won"] and event["targets"] and other != event["targets"][0]:
         return "This attempt is on another Lizzy: take one of its cards or skip."
-    source = state["burn"] if kind == "take_burn" else state["lizzies"][seat if kind == "give" else other]
-    if kind == "move":
-        source = (
-            state["lizzies"][move.get("from")] if move.get("from") in state["showdown"]["lizzies"] else None
-        )
-        if source is None or move.get("from") == move.get("to"):
-            return "Move a card from one Lizzy of your team to the other."
+    if kind == "take_burn":
+        source = state["burn"]
+    else:
+        source = state["lizzies"][seat if kind == "give" else other]
     if not source[part]:
         return f"There is no {part} card to take there."
     if kind == "burn":
         return "The Burn Lizzy would not be valid with that card on top."
-    if kind == "give" or kind == "move" or kind == "take_burn":
+    if kind in ("give", "move", "take_burn"):
         return "The receiving Lizzy would not be valid with that card on top."
     if step["kind"] == GHOST_TURN:
         return "The loaned Lizzy would not be valid with that card on top."
@@ -1045,10 +1066,7 @@ def _why_ghost_double_illegal(state: State, move: Move) -> str:
         return "Take each card from a living Lizzy" + (" or the Burn Lizzy." if showdown else ".")
     if len(set(sources)) != 3:
         return "Take the head, the body and the tail from three different places."
-    cards = []
     for part, source in zip(PARTS, sources):
-        stacks = state["burn"] if source == BURN else state["lizzies"][source]
-        if not stacks[part]:
+        if not _source(state, source)[part]:
             return f"There is no {part} card to take there."
-        cards.append(stacks[part][-1])
     return "Those three cards do not form a double."

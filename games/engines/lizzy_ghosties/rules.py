@@ -65,11 +65,6 @@ def can_receive(top_cards: Tops, card: str) -> bool:
     return info is not None and info.valid
 
 
-def makes_double(top_cards: Tops, card: str) -> bool:
-    info = info_with(top_cards, card)
-    return info is not None and info.double
-
-
 def parts_held(stacks: Stacks) -> int:
     """How many of the three stacks hold cards; a Lizzy with fewer than two is a ghost (LG-6)."""
     return sum(1 for part in PARTS if stacks[part])
