@@ -72,6 +72,7 @@ class Audit:
         return [
             normalised(c.get(url).content.decode()),
             normalised(c.get(url, HTTP_HX_REQUEST="true").content.decode()),
+            normalised(c.get(url + "history/").content.decode()),
         ]
 
     def emails(self, seat: int) -> list[str]:
@@ -148,7 +149,7 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, m
             assert moves_played <= limit
         # ALL-3: after the end everything is public, the whole history included.
         match.refresh_from_db()
-        page = spectator.get(f"/matches/{match.pk}/").content.decode()
+        page = spectator.get(f"/matches/{match.pk}/history/").content.decode()
         names = match.seat_names()
         for move in match.moves.all():
             for entry in move.log:
@@ -181,8 +182,8 @@ def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
 
         original_view = presenters.player_view
 
-        def leaky(match, user, params=None):
-            info = original_view(match, user, params)
+        def leaky(match, user, params=None, **kwargs):
+            info = original_view(match, user, params, **kwargs)
             info.history.append((0, [f"<!-- {match.state['rng']['seed']} -->"]))
             return info
 
