@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from accounts.models import User
@@ -304,6 +305,7 @@ def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any])
     move = parse_move(move)
     with transaction.atomic():
         match = _lock(match_id)
+        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
         seat = seat_of(match, user)
         if seat is None:
             raise NotAllowed("You have no seat in this match.")
@@ -337,8 +339,6 @@ def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, An
         state, entries = engine.apply(match.state, seat_number, move)
     except IllegalMove as error:
         raise ActionError(str(error)) from None
-    if not by_bot:  # ruling ALL-4 counts timeouts in a row: a move of one's own ends the run
-        match.seats.filter(number=seat_number, timeouts_in_row__gt=0).update(timeouts_in_row=0)
     _record(match, engine, seat_number, Move.Kind.MOVE, move, state, entries, by_bot)
 
 
@@ -545,10 +545,14 @@ def _record(
     Move.objects.create(
         match=match, number=match.version, seat=seat_number, kind=kind, payload=payload, log=entries, by_bot=by_bot
     )
-    _after_state_change(match, engine, mover=seat_number, mover_new_turn=new_key is None or new_key != old_key)
+    _after_state_change(
+        match, engine, mover=seat_number, mover_new_turn=new_key is None or new_key != old_key, mover_by_bot=by_bot
+    )
 
 
-def _after_state_change(match: Match, engine: Engine, mover: int | None = None, mover_new_turn: bool = False) -> None:
+def _after_state_change(
+    match: Match, engine: Engine, mover: int | None = None, mover_new_turn: bool = False, mover_by_bot: bool = False
+) -> None:
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
     Called with the match row locked, after every change of state."""
@@ -556,7 +560,7 @@ def _after_state_change(match: Match, engine: Engine, mover: int | None = None, 
     to_act = set(engine.to_act(match.state))
     result = engine.result(match.state)
     now = timezone.now()
-    seats = list(match.seats.select_related("user"))
+    seats = _seats_with_users(match)
     newly_to_act = []
     if result is not None:
         match.status = Match.Status.FINISHED
@@ -565,6 +569,8 @@ def _after_state_change(match: Match, engine: Engine, mover: int | None = None, 
         match.ended = now
         to_act = set()
     for seat in seats:
+        if seat.number == mover and not mover_by_bot:
+            seat.timeouts_in_row = 0  # ruling ALL-4 counts timeouts in a row: a move of one's own ends the run
         new_turn = not seat.to_act or (seat.number == mover and mover_new_turn)
         if seat.number in to_act and new_turn:
             newly_to_act.append(seat)
@@ -572,7 +578,9 @@ def _after_state_change(match: Match, engine: Engine, mover: int | None = None, 
         elif seat.number not in to_act:
             stop_turn_clock(seat)
         seat.to_act = seat.number in to_act
-    Seat.objects.bulk_update(seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at"])
+    Seat.objects.bulk_update(
+        seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at", "timeouts_in_row"]
+    )
     match.deadline = earliest_deadline(seats)
     match.save()
 
@@ -591,6 +599,14 @@ def _after_state_change(match: Match, engine: Engine, mover: int | None = None, 
         from games.tasks import play_bot_moves
 
         play_bot_moves.delay_on_commit(match.pk, match.version)
+
+
+def _seats_with_users(match: Match) -> list[Seat]:
+    """The match's seats with their users: the prefetched ones when the caller loaded them."""
+    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
+        return list(match.seats.all())
+    prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return list(match.seats.all())
 
 
 # --- clocks (ruling ALL-1) -------------------------------------------------------------------------

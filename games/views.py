@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db import connection
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -100,15 +101,15 @@ def new_match(request: HttpRequest) -> HttpResponse:
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board page, or with HTMX just its board fragment; an unchanged poll costs two queries."""
-    if request.user.is_authenticated:
-        _seen(match_id, request.user)
     since = request.GET.get("since")
     if since is not None and request.htmx:
-        revision = Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
+        revision = _seen_and_revision(match_id, request.user)
         if revision is None:
             raise Http404
         if str(revision) == since:
             return HttpResponse(status=204)
+    elif request.user.is_authenticated:
+        _seen(match_id, request.user)
     match = _get_match(match_id)
     return _render_match(request, match)
 
@@ -122,6 +123,26 @@ def _seen(match_id: int, user) -> None:
     Seat.objects.filter(match_id=match_id, user=user).filter(
         Q(last_seen__isnull=True) | Q(last_seen__lt=now - PRESENCE_REFRESH)
     ).update(last_seen=now)
+
+
+def _seen_and_revision(match_id: int, user) -> int | None:
+    """The idle poll in one round trip on PostgreSQL: note the player's presence, read the revision."""
+    if not user.is_authenticated or connection.vendor != "postgresql":
+        if user.is_authenticated:
+            _seen(match_id, user)
+        return Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""WITH seen AS (
+                    UPDATE {Seat._meta.db_table} SET last_seen = %s
+                    WHERE match_id = %s AND user_id = %s AND (last_seen IS NULL OR last_seen < %s)
+                    RETURNING 1)
+                SELECT revision FROM {Match._meta.db_table} WHERE id = %s""",
+            [now, match_id, user.pk, now - PRESENCE_REFRESH, match_id],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def turn_count(request: HttpRequest) -> HttpResponse:
@@ -156,12 +177,12 @@ def move(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         version = -1
     try:
-        actions.do_move(match_id, request.user, version, request.POST.get("move", ""))
+        match = actions.do_move(match_id, request.user, version, request.POST.get("move", ""))
     except actions.ActionError as error:
         match = get_object_or_404(_match_queryset(), pk=match_id)
         return _render_match(request, match, str(error), error.status)
     if request.htmx:
-        return _render_match(request, _get_match(match_id))
+        return _render_match(request, match)  # the seats came with the move (fresh, in its transaction)
     return redirect("match", match_id)
 
 
