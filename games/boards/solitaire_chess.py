@@ -59,21 +59,36 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
         for cell in row:
             square = cell["square"]
             piece = cell.get("piece")
+            card = card_face(cell.get("card"))
+            mine = piece is not None and piece["owner"] == info.seat
+            move = None
+            if selected and square in targets:
+                move = legal_or_none({"type": "move", "from": selected, "to": square})
+            elif not selected and square in place:
+                move = legal_or_none({"type": "place", "to": square})
+            # Classes and the spoken label are built here, not in the template: 90 cells a page.
+            classes = ["sq", f"sq-{cell['kind']}"]
+            label = [square]
+            if card:
+                label.append(f": {card['label']}")
+            if piece:
+                label.append(", your queen" if mine else ", opponent's queen")
+            if square == selected:
+                classes.append("selected")
+            if square in last_squares:
+                classes.append("last")
+                label.append(", last move")
+            if move:
+                classes.append("target")
             entry: dict[str, Any] = {
                 "square": square,
-                "kind": cell["kind"],
-                "card": card_face(cell.get("card")),
-                "piece": piece,
-                "mine": piece is not None and piece["owner"] == info.seat,
-                "selectable": square in destinations or square in swap_sources,
-                "selected": square == selected,
-                "last": square in last_squares,
-                "move": None,
+                "cls": " ".join(classes),
+                "label": "".join(label),
+                "card": card,
+                "owner": piece["owner"] if piece else None,
+                "selectable": piece is not None and (square in destinations or square in swap_sources),
+                "move": move,
             }
-            if selected and square in targets:
-                entry["move"] = legal_or_none({"type": "move", "from": selected, "to": square})
-            elif not selected and square in place:
-                entry["move"] = legal_or_none({"type": "place", "to": square})
             cells.append(entry)
         rows.append(cells)
 
