@@ -105,7 +105,10 @@ def vector_files():
 
 
 def test_rule_vectors_folder_exists():
-    assert vector_files(), f"no rule vectors found in {VECTORS_DIR} (set RULE_VECTORS_DIR)"
+    from tests.conftest import require
+
+    # CI has ../shared beside the clone; elsewhere point RULE_VECTORS_DIR at the vectors.
+    require(bool(vector_files()), f"no rule vectors found in {VECTORS_DIR} (set RULE_VECTORS_DIR)")
 
 
 @pytest.mark.parametrize("path", vector_files(), ids=lambda p: p.name)

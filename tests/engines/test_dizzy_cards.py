@@ -277,9 +277,7 @@ def slow_two_lizzies(hand: list[str]) -> bool:
     heads = [i for i, c in enumerate(hand) if part_of(c) == "head"]
     bodies = [i for i, c in enumerate(hand) if part_of(c) == "body"]
     tails = [i for i, c in enumerate(hand) if part_of(c) == "tail"]
-    valid = [
-        (h, b, t) for h in heads for b in bodies for t in tails if classify((hand[h], hand[b], hand[t])).valid
-    ]
+    valid = [(h, b, t) for h in heads for b in bodies for t in tails if classify((hand[h], hand[b], hand[t])).valid]
     return any(not set(x) & set(y) for x, y in itertools.combinations(valid, 2))
 
 

@@ -53,9 +53,7 @@ def filler_history(turns: list[int], hands: list[list[str]]) -> list[dict[str, A
     history = []
     for seat, count in enumerate(turns):
         for _ in range(count):
-            history.append(
-                {"seat": seat, "from": "blind", "took": hands[seat][0], "discarded": hands[seat][0]}
-            )
+            history.append({"seat": seat, "from": "blind", "took": hands[seat][0], "discarded": hands[seat][0]})
     return history
 
 
@@ -376,9 +374,7 @@ def test_dd8_next_round_starts_with_the_next_player_still_in_after_the_attacker(
     assert new["round"] == 2 and new["round_starter"] == 3  # seat 2 is out: the next in after 1 is 3
     assert [len(h) for h in new["hands"]] == [6, 6, 0, 6]
     assert new["turns"] == [0, 0, 0, 0] and new["history"] == []
-    assert Counter(c for h in new["hands"] for c in h) + Counter(new["blind"] + new["open"]) == Counter(
-        dc.DECK
-    )
+    assert Counter(c for h in new["hands"] for c in h) + Counter(new["blind"] + new["open"]) == Counter(dc.DECK)
     assert any("is out" in e["text"] for e in logs)
     # an out player is skipped in turns and has no moves
     assert ENGINE.legal_moves(new, 2) == []
@@ -492,9 +488,7 @@ def test_dd9_main_attack_takes_then_discards_a_head_card():
 
 
 def test_dd9_main_attack_must_keep_two_lizzies():
-    state = make_state(
-        [POWER_5, POWER_2], turns=3, options={"main_attack": True}, open_pile=["body-red-stripes"]
-    )
+    state = make_state([POWER_5, POWER_2], turns=3, options={"main_attack": True}, open_pile=["body-red-stripes"])
     state, _ = apply_ok(state, 0, {"type": "take", "from": "open"})
     # discarding a blue-dots head leaves one head: no two Lizzies
     assert_illegal(state, 0, {"type": "attack", "card": "head-blue-dots"}, "two Lizzies")
@@ -617,6 +611,9 @@ def vector_cases() -> list[dict[str, Any]]:
 
 
 def test_rule_vectors_are_there():
+    from tests.conftest import require
+
+    require(VECTORS_DIR.is_dir(), f"no rule vectors in {VECTORS_DIR} (set RULE_VECTORS_DIR)")
     kinds = Counter(case["kind"] for case in vector_cases())
     assert kinds["lizzy"] > 0 and kinds["dizzy_hand_power"] > 0, f"no vectors in {VECTORS_DIR}"
 
@@ -779,9 +776,7 @@ def test_max_moves_bounds_a_round_where_nobody_attacks_until_forced():
     moves = 0
     while state["round"] == 1:
         seat = ENGINE.to_act(state)[0]
-        legal = [m for m in ENGINE.legal_moves(state, seat) if m["type"] != "attack"] or ENGINE.legal_moves(
-            state, seat
-        )
+        legal = [m for m in ENGINE.legal_moves(state, seat) if m["type"] != "attack"] or ENGINE.legal_moves(state, seat)
         state, _ = ENGINE.apply(state, seat, legal[0])
         moves += 1
     assert moves == players * (FORCED_ATTACK_TURN - 1) * 2 + 1  # 9 turns each, then the forced attack
@@ -820,9 +815,7 @@ def test_normal_bot_beats_random_head_to_head_and_answers_fast():
 
 
 def test_normal_bot_plays_the_alternative_rules():
-    result, _ = play_bots(
-        ["normal", "random", "normal"], 5, {"lives": 6, "main_attack": True, "lifeline": True}
-    )
+    result, _ = play_bots(["normal", "random", "normal"], 5, {"lives": 6, "main_attack": True, "lifeline": True})
     assert result is not None
     result, _ = play_bots(["normal", "random"], 6, {"points_target": 15, "open_battles": True})
     assert result is not None

@@ -152,13 +152,7 @@ def test_card_names():
     assert rules.card_name("QH") == "the queen of hearts"
     assert rules.card_name("10S") == "the 10 of spades"
     assert rules.card_name("AD") == "the ace of diamonds"
-    assert (
-        rules.rank_of("AD")
-        < rules.rank_of("2D")
-        < rules.rank_of("10D")
-        < rules.rank_of("JD")
-        < rules.rank_of("KD")
-    )
+    assert rules.rank_of("AD") < rules.rank_of("2D") < rules.rank_of("10D") < rules.rank_of("JD") < rules.rank_of("KD")
 
 
 # --- SC-2 advantage and order ---------------------------------------------------------------
@@ -411,9 +405,7 @@ def test_sc5_final_match_at_most_three_pieces_in_the_play_area():
     # with only two there, the grey piece simply moves in
     del state["pieces"]["f3"]
     assert "b4" in targets_of(state, 0, "a4")
-    assert_illegal(
-        state, 0, {"type": "swap", "remove": "c3", "from": "a4", "to": "b4"}, "only for a player with 3"
-    )
+    assert_illegal(state, 0, {"type": "swap", "remove": "c3", "from": "a4", "to": "b4"}, "only for a player with 3")
 
 
 def test_sc5_final_match_swap_turn_removes_one_and_brings_one_in():
@@ -425,10 +417,7 @@ def test_sc5_final_match_swap_turn_removes_one_and_brings_one_in():
     assert new["stacks"][0]["D"] == ["3D"]
     assert new["in_hand"] == [0, 0] and new["pieces_lost"] == [0, 0]  # no bonus for the removed piece
     assert ENGINE.to_act(new) == [1]
-    assert (
-        entries[0]["text"]
-        == "{p0} removed their piece on d5, then moved from a4 to b4 and took the 3 of diamonds."
-    )
+    assert entries[0]["text"] == "{p0} removed their piece on d5, then moved from a4 to b4 and took the 3 of diamonds."
     ENGINE.check_invariants(new)
 
 
@@ -444,16 +433,10 @@ def test_sc5_swap_the_removed_piece_leaves_first():
 
 def test_sc5_swap_refusals():
     state = position("final", pieces={"c3": 0, "d5": 0, "f3": 0, "a4": 0, "j2": 1, "e7": 1})
-    assert_illegal(
-        state, 0, {"type": "swap", "remove": "e7", "from": "a4", "to": "b4"}, "your pieces in the play"
-    )
-    assert_illegal(
-        state, 0, {"type": "swap", "remove": "a4", "from": "a4", "to": "b4"}, "your pieces in the play"
-    )
+    assert_illegal(state, 0, {"type": "swap", "remove": "e7", "from": "a4", "to": "b4"}, "your pieces in the play")
+    assert_illegal(state, 0, {"type": "swap", "remove": "a4", "from": "a4", "to": "b4"}, "your pieces in the play")
     assert_illegal(state, 0, {"type": "swap", "remove": "c3", "from": "d5", "to": "d6"}, "from a grey square")
-    assert_illegal(
-        state, 0, {"type": "swap", "remove": "c3", "from": "a4", "to": "a6"}, "another grey square"
-    )
+    assert_illegal(state, 0, {"type": "swap", "remove": "c3", "from": "a4", "to": "a6"}, "another grey square")
 
 
 # --- SC-6 end ---------------------------------------------------------------------------------

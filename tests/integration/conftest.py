@@ -93,11 +93,18 @@ def publish_to_redis(redis_broker):
     app.conf.task_always_eager = False
     app.conf.broker_url = redis_broker
     app.conf.broker_transport_options = {"visibility_timeout": 5}
-    app._pool = None
+    forget_connections(app)
     yield
     app.conf.task_always_eager = saved.get("task_always_eager", True)
     app.conf.broker_url = old_broker
+    forget_connections(app)
+
+
+def forget_connections(app) -> None:
+    """Drop the app's connection and producer pools, which keep the broker they were made for
+    (kombu keeps the pools themselves in a registry by broker URL, so they are not closed)."""
     app._pool = None
+    app.amqp._producer_pool = None
 
 
 @pytest.fixture

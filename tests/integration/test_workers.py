@@ -36,7 +36,11 @@ def test_a_move_delivers_the_your_turn_email_over_smtp(alice, bob, publish_to_re
         if not match.seats.get(number=seat.number).to_act:
             break
     other = match.seats.get(to_act=True).user
-    messages = wait_for(lambda: smtp_server.to(other.email), 30, what="the your-turn email")
+
+    def turn_emails():
+        return [m for m in smtp_server.to(other.email) if "Your turn" in m["Subject"]]
+
+    messages = wait_for(turn_emails, 30, what="the your-turn email")
     assert len(messages) == 1 and "Your turn in Solitaire Chess" in messages[0]["Subject"]
     assert messages[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert Notification.objects.get(recipient=other, kind=Kind.YOUR_TURN).status == Notification.Status.SENT
