@@ -49,6 +49,7 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
     over = view.get("phase") == "over"
     points = view.get("scoring") == "points"
     word = "points" if points else "lives"
+    one = "point" if points else "life"  # "1 life", "+1 point"
     options = view.get("options", {})
     current = view.get("current")
     my_turn = info.my_turn and not over
@@ -109,7 +110,6 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
     hand = view.get("hand") or []
     best = view.get("best")
     choices = {c["card"]: c for c in view.get("discard_choices", [])}
-    attack_cards = set(view.get("attack_cards", []))
     new_card = take.get("card") if take and current == info.seat else None
     hand_panel = None
     if hand and best and not over:
@@ -130,7 +130,6 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
                 "new": is_new,
                 "discard": discard,
                 "keeps": keeps,
-                "attack": legal_or_none({"type": "attack", "card": card}) if card in attack_cards else None,
             }
 
         groups = []
@@ -160,7 +159,6 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
         hand_panel = {
             "size": len(hand),
             "power": best["power"],
-            "breakdown": best["breakdown"],
             "terms": terms,
             "lizzy_count": len(best["lizzies"]),
             "groups": groups,
@@ -313,10 +311,13 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
         # One line of news for the top of the page: the attacker's result, and the viewer's own.
         summary = (
             f"{name_of(attacker).capitalize()} attacked with power {last['powers'][attacker]} "
-            f"({_signed(last['changes'][attacker])} {word})"
+            f"({_signed(last['changes'][attacker])} {one if abs(last['changes'][attacker]) == 1 else word})"
         )
         if info.seat is not None and info.seat in last["defenders"]:
-            summary += f"; you had power {last['powers'][info.seat]} ({_signed(last['changes'][info.seat])} {word})"
+            change = last["changes"][info.seat]
+            summary += (
+                f"; you had power {last['powers'][info.seat]} ({_signed(change)} {one if abs(change) == 1 else word})"
+            )
         summary += "."
         gone = [name_of(s) for s in last["fallen"] if s not in lifelines]
         if gone:
@@ -381,6 +382,7 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
         "max_rounds": view.get("max_rounds"),
         "points": points,
         "word": word,
+        "word_one": one,
         "Word": word.capitalize(),
         "target": options.get("points_target", 0),
         "start_lives": view.get("start_lives"),
