@@ -149,7 +149,7 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
         part = move["part"]
         if kind == "give":
             card = top(viewer, part)
-            where, short = (viewer, part), f"Give to {name(move['to'])}"
+            where, short = (viewer, part), "Give"  # to the Lizzy being passed: the only one
             words = f"Give {name(move['to'])} your {describe(card)}"
         elif kind == "move":
             card = top(move["from"], part)
@@ -282,7 +282,8 @@ def build(info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
             "column": column,
             "ghost": s["ghost"],
             "cards": s["cards"],
-            "team": s["team"],
+            # Teams exist from the showdown on; before it a seat's badge already says Lizzy or ghost.
+            "team": s["team"] if phase in ("showdown", "over") else None,
             "to_act": seat in to_act,
             "first": seat == view.get("first_player"),
             "passed": bool(pending and pending["kind"] == "pass" and pending["opponent"] == seat),
