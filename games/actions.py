@@ -11,6 +11,7 @@ import json
 import random
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -379,6 +380,14 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
         for seat in seats:
             if not seat.to_act or seat.deadline is None or seat.deadline > now:
                 continue
+            if seat.is_bot:  # its task was lost (a worker died, a locked database): ask again
+                seat.deadline = now + timedelta(seconds=BOT_GRACE_SECONDS)
+                seat.save(update_fields=["deadline"])
+                from games.tasks import play_bot_moves
+
+                play_bot_moves.delay_on_commit(match.pk, match.version)
+                done.append(f"asked bot seat {seat.number} again")
+                continue
             while seat.deadline <= now and seat.reserve_left > 0:
                 seat.reserve_left -= 1
                 seat.deadline = clock.add_clock_time(
@@ -620,9 +629,15 @@ def _on_vacation(match: Match, seat: Seat) -> bool:
     return match.time_preset != "live" and seat.user_id is not None and seat.user.vacation_started is not None
 
 
+BOT_GRACE_SECONDS = 120  # a bot seat answers at once; its deadline only catches a lost task
+
+
 def start_turn_clock(match: Match, seat: Seat, now) -> None:
     """A seat's turn begins: its deadline is a turn's time away, or paused while on vacation."""
     seat.turn_started = now
+    if seat.is_bot:
+        seat.deadline, seat.remind_at, seat.paused_seconds = now + timedelta(seconds=BOT_GRACE_SECONDS), None, None
+        return
     if _on_vacation(match, seat):
         seat.deadline, seat.remind_at, seat.paused_seconds = None, None, match.turn_seconds
         return

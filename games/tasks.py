@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.db import OperationalError
 
 from games import actions
 from games.models import Match
@@ -12,7 +13,7 @@ from games.models import Match
 logger = logging.getLogger(__name__)
 
 
-@shared_task
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
 def play_bot_moves(match_id: int, version: int) -> None:
     """One bot seat that is to act at this version moves.
 

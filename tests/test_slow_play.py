@@ -252,3 +252,22 @@ def test_turn_count_in_navigation(alice, bob, client_for):
     assert "Your turn: 1" in client_for(mover).get("/").content.decode()
     fragment = client_for(mover).get("/turns/").content.decode()
     assert fragment.startswith('<a id="turn-count"') and 'data-count="1"' in fragment
+
+
+def test_a_lost_bot_task_is_asked_again_by_the_sweep_not_timed_out(alice, django_capture_on_commit_callbacks):
+    """A bot seat's deadline is short and only recovers a lost task: the bot is never lost on time."""
+    with time_machine.travel(START, tick=False) as traveller:
+        match = actions.create_match(
+            alice,
+            "solitaire-chess",
+            [actions.SeatSpec("me"), actions.SeatSpec("bot", "random")],
+            options={"advantage": "1", "ruleset": "death"},  # the bot acts first; its task is "lost"
+        )
+        bot_seat = Seat.objects.get(match=match, number=1)
+        assert bot_seat.to_act and bot_seat.deadline == START + timedelta(seconds=actions.BOT_GRACE_SECONDS)
+        traveller.shift(timedelta(minutes=5))
+        with django_capture_on_commit_callbacks(execute=True):
+            sweep_deadlines()
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE and match.version >= 1
+        assert not Move.objects.filter(match=match, kind="timeout").exists()
