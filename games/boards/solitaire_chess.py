@@ -6,9 +6,9 @@ game, so nothing is hidden, but the rule holds for all games: templates get noth
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games.presenters import PlayerView, move_json
@@ -38,60 +38,43 @@ def card_face(card: str | None) -> dict[str, str] | None:
 
 
 def _queen(owner: int) -> str:
-    return format_html(
-        '<svg class="piece" viewBox="0 0 40 40" aria-hidden="true"><use href="#sc-queen-{}"/></svg>', owner
-    )
+    return f'<svg class="piece" viewBox="0 0 40 40" aria-hidden="true"><use href="#sc-queen-{int(owner)}"/></svg>'
 
 
 def grid_html(rows: list[list[dict[str, Any]]], selected: str, my_turn: bool, url: str) -> str:
     """The 90 cells of the board as HTML. Built here rather than in the template language, which
-    is several times slower for this many small pieces; format_html escapes every value."""
+    is several times slower for this many small pieces; every value is escaped."""
+    url = escape(url)
     parts = []
     for row in rows:
         for c in row:
-            inner = []
+            square = escape(c["square"])
+            inner = ""
             if c["card"]:
                 card = c["card"]
-                inner.append(
-                    format_html(
-                        '<span class="card card-{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
-                        card["colour"],
-                        card["rank"],
-                        card["symbol"],
-                    )
+                inner += (
+                    f'<span class="card card-{escape(card["colour"])}"><span class="rank">{escape(card["rank"])}</span>'
+                    f'<span class="suit">{escape(card["symbol"])}</span></span>'
                 )
             if c["owner"] is not None:
+                queen = _queen(c["owner"])
                 if c["selectable"] and my_turn:
-                    inner.append(
-                        format_html(
-                            '<a class="piece-link" href="?select={0}" hx-get="{1}?select={0}" hx-target="#board" '
-                            'hx-swap="outerHTML" aria-label="select your queen on {0}">{2}</a>',
-                            c["square"],
-                            url,
-                            _queen(c["owner"]),
-                        )
+                    inner += (
+                        f'<a class="piece-link" href="?select={square}" hx-get="{url}?select={square}" '
+                        f'hx-target="#board" hx-swap="outerHTML" aria-label="select your queen on {square}">{queen}</a>'
                     )
                 else:
-                    inner.append(_queen(c["owner"]))
+                    inner += queen
             if c["move"]:
-                action = f"move to {c['square']}" if selected else f"place a piece on {c['square']}"
-                inner.append(
-                    format_html(
-                        '<button class="target-button" type="submit" name="move" value="{}" aria-label="{}">'
-                        '<span aria-hidden="true">{}</span></button>',
-                        c["move"],
-                        action,
-                        "✕" if c["owner"] is not None else "●",
-                    )
+                action = f"move to {square}" if selected else f"place a piece on {square}"
+                mark = "✕" if c["owner"] is not None else "●"
+                inner += (
+                    f'<button class="target-button" type="submit" name="move" value="{escape(c["move"])}" '
+                    f'aria-label="{action}"><span aria-hidden="true">{mark}</span></button>'
                 )
-            inner.append(format_html('<span class="coord" aria-hidden="true">{}</span>', c["square"]))
+            inner += f'<span class="coord" aria-hidden="true">{square}</span>'
             parts.append(
-                format_html(
-                    '<div class="{}" role="gridcell" aria-label="{}">{}</div>',
-                    c["cls"],
-                    c["label"],
-                    mark_safe("".join(inner)),
-                )
+                f'<div class="{escape(c["cls"])}" role="gridcell" aria-label="{escape(c["label"])}">{inner}</div>'
             )
     return mark_safe("\n".join(parts))
 
