@@ -151,7 +151,7 @@ def turn_count(request: HttpRequest) -> HttpResponse:
 
 
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
-    params = {"select": request.GET.get("select", "")[:10]}
+    params = {"select": request.GET.get("select", "")[:64]}  # a selection the board builds up (cells, a piece)
     context = {
         "pv": player_view(match, request.user, params),
         "error": error,
