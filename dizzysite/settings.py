@@ -220,16 +220,6 @@ CONTENT_SECURITY_POLICY = {
 
 DIZZY_MAX_ACTIVE_MATCHES = env_int("DIZZY_MAX_ACTIVE_MATCHES", 50)
 DIZZY_POLL_SECONDS = env_int("DIZZY_POLL_SECONDS", 5)
-# A viewer's board rendering is reused for this long while the match does not change (0: off).
-DIZZY_BOARD_CACHE_SECONDS = env_int("DIZZY_BOARD_CACHE_SECONDS", 30)
-
-# Cache: in-process by default; Redis (CACHE_URL=redis://...) when several web processes share it.
-_cache_url = env_str("CACHE_URL", "")
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
-    if _cache_url
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-}
 
 LOGGING = {
     "version": 1,

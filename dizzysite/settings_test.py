@@ -44,4 +44,3 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
 ACCOUNT_RATE_LIMITS = False
-DIZZY_BOARD_CACHE_SECONDS = 0  # tests (and the audit) see every rendering fresh; tests/test_board_cache.py turns it on

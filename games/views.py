@@ -8,16 +8,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from games import actions
@@ -114,7 +110,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             return HttpResponse(status=204)
     elif request.user.is_authenticated:
         _seen(match_id, request.user)
-    return _cached_board(request, match_id)
+    match = _get_match(match_id)
+    return _render_match(request, match)
 
 
 PRESENCE_REFRESH = timedelta(seconds=8)
@@ -153,51 +150,15 @@ def turn_count(request: HttpRequest) -> HttpResponse:
     return render(request, "games/_turn_count.html")
 
 
-CSRF_PLACEHOLDER = "csrf-token-placeholder-3b9f"
-
-
-def _board_html(request: HttpRequest, match: Match, error: str = "") -> tuple[str, dict]:
-    """The board fragment for this viewer, and the few facts the page around it needs."""
-    params = {"select": request.GET.get("select", "")[:64]}  # a selection the board builds up (cells, a piece)
-    pv = player_view(match, request.user, params)
-    # The CSRF token is put in per request, so a rendering can be reused for its viewer.
-    context = {"pv": pv, "error": error, "poll_seconds": settings.DIZZY_POLL_SECONDS, "csrf_token": CSRF_PLACEHOLDER}
-    html = render_to_string("games/match.html#board", context, request)
-    page = {"id": pv.match.id, "game": pv.match.game, "game_name": pv.match.game_name, "my_turn": pv.my_turn}
-    return html, page
-
-
-def _cached_board(request: HttpRequest, match_id: int) -> HttpResponse:
-    """GET of the board. A viewer's rendering is kept briefly per (match, revision, user, selection):
-    any change to the match changes its revision and so the key; the user in the key means a
-    rendering is only ever served to the viewer it was made for."""
-    seconds = settings.DIZZY_BOARD_CACHE_SECONDS
-    row = Match.objects.filter(pk=match_id).values_list("revision", "status").first() if seconds else None
-    if seconds and row is None:
-        raise Http404
-    key = None
-    if row is not None and row[1] != Match.Status.OPEN:  # lobbies differ per user in many small ways
-        viewer = request.user.pk if request.user.is_authenticated else "anonymous"
-        select = request.GET.get("select", "")[:64]
-        key = f"board:1:{match_id}:{row[0]}:{viewer}:{select}"
-    cached = cache.get(key) if key else None
-    if cached is None:
-        cached = _board_html(request, _get_match(match_id))
-        if key:
-            cache.set(key, cached, seconds)
-    return _respond(request, *cached)
-
-
-def _respond(request: HttpRequest, html: str, page: dict, status: int = 200) -> HttpResponse:
-    html = mark_safe(html.replace(CSRF_PLACEHOLDER, get_token(request)))
-    if request.htmx:
-        return HttpResponse(html, status=status)
-    return render(request, "games/match.html", {"board_html": html, "page": page}, status=status)
-
-
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
-    """The board after a POST (fresh, never cached), with an error message if it was refused."""
-    return _respond(request, *_board_html(request, match, error), status=status)
+    params = {"select": request.GET.get("select", "")[:64]}  # a selection the board builds up (cells, a piece)
+    context = {
+        "pv": player_view(match, request.user, params),
+        "error": error,
+        "poll_seconds": settings.DIZZY_POLL_SECONDS,
+    }
+    template = "games/match.html#board" if request.htmx else "games/match.html"
+    return render(request, template, context, status=status)
 
 
 def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error: str = "") -> HttpResponse:
