@@ -1,0 +1,87 @@
+"""`make bench`: the web benchmark (bench/web.py), then every bench/bench_*.py script.
+
+The last line of the output is always one JSON object: the web benchmark's figures (or its error).
+Missing a target is not an error (exit 0); failing to measure is (exit 1).
+
+Options: --seconds N (load per endpoint, default 10), --warmup N, --threads N, --matches N,
+--skip-web, --skip-bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+BOT_BENCH_TIMEOUT = 900  # seconds per bench_*.py script, so `make bench` always ends
+
+
+def run_bot_benches(env: dict[str, str]) -> list[str]:
+    """Run bench/bench_*.py one after another, output straight through; return the failures."""
+    failures = []
+    env = dict(env)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    for script in sorted(BENCH.glob("bench_*.py")):
+        print(f"\n=== {script.relative_to(REPO)} ===", flush=True)
+        try:
+            code = subprocess.run(
+                [sys.executable, str(script)], cwd=REPO, env=env, timeout=BOT_BENCH_TIMEOUT
+            ).returncode
+        except subprocess.TimeoutExpired:
+            code = "timeout"
+        if code != 0:
+            print(f"=== {script.name} failed: exit {code} ===", flush=True)
+            failures.append(f"{script.name}: exit {code}")
+    return failures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured load per endpoint")
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--threads", type=int, default=4, help="client threads")
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--skip-web", action="store_true")
+    parser.add_argument("--skip-bots", action="store_true")
+    args = parser.parse_args()
+
+    # SIGTERM unwinds like Ctrl-C, so the finally blocks stop gunicorn.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    clean_env = dict(os.environ)  # before web.main() puts the bench settings into os.environ
+    figures: dict[str, Any] = {}
+    status = 0
+    if not args.skip_web:
+        sys.path.insert(0, str(REPO))
+        from bench import web
+
+        opts = web.Options(seconds=args.seconds, warmup=args.warmup, threads=args.threads, matches=args.matches)
+        try:
+            figures = web.main(opts)
+        except Exception as error:  # noqa: BLE001 - reported, then the bot benches still run
+            traceback.print_exc()
+            figures = {"error": f"web benchmark failed: {error}"}
+            status = 1
+    if not args.skip_bots:
+        failures = run_bot_benches(clean_env)
+        if failures:
+            figures["bot_bench_failures"] = failures
+    sys.stdout.flush()
+    print(json.dumps(figures, sort_keys=True), flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        # The finally blocks have stopped gunicorn by now.
+        print("\nInterrupted.", file=sys.stderr)
+        sys.exit(130)
