@@ -271,3 +271,16 @@ def test_a_lost_bot_task_is_asked_again_by_the_sweep_not_timed_out(alice, django
         match.refresh_from_db()
         assert match.status == Match.Status.ACTIVE and match.version >= 1
         assert not Move.objects.filter(match=match, kind="timeout").exists()
+
+
+def test_doubting_flower_field_is_lost_on_time_from_the_first_decision(alice, bob):
+    """Issue: slow play. A Flower Field player whose time runs out loses the match."""
+    with time_machine.travel(START, tick=False) as traveller:
+        match = start_match(alice, [bob], game="doubting-flower-field")
+        late = mover_of(match)
+        traveller.move_to(START + timedelta(days=7))
+        assert sweep_deadlines() == 1
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        assert match.result["winners"] == [1 - late.number]
+        assert Move.objects.filter(match=match, kind="timeout", seat=late.number).count() == 1
