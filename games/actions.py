@@ -486,19 +486,15 @@ def start_vacation(user: User) -> None:
             raise ActionError("You have used all your vacation days this year.")
         user.vacation_started = now
         user.save(update_fields=["vacation_started", "vacation_year", "vacation_seconds_used"])
-        for match_id in _slow_matches_to_act(user):
-            match = _lock(match_id)
-            seats = list(match.seats.select_related("user"))
-            for seat in seats:
-                if seat.user_id == user.pk and seat.to_act and seat.deadline is not None:
-                    seat.paused_seconds = clock.clock_seconds_between(
-                        now, seat.deadline, match.weekend_pause, _seat_zone(seat)
-                    )
-                    seat.deadline = seat.remind_at = None
-                    seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
-            match.deadline = earliest_deadline(seats)
-            match.revision += 1
-            match.save(update_fields=["deadline", "revision"])
+
+        def pause(match: Match, seat: Seat) -> None:
+            if seat.deadline is not None:
+                seat.paused_seconds = clock.clock_seconds_between(
+                    now, seat.deadline, match.weekend_pause, _seat_zone(seat)
+                )
+                seat.deadline = seat.remind_at = None
+
+        _change_clocks(user, pause)
 
 
 def end_vacation(user: User) -> None:
@@ -513,20 +509,28 @@ def end_vacation(user: User) -> None:
         user.vacation_seconds_used += int((now - user.vacation_started).total_seconds())
         user.vacation_started = None
         user.save(update_fields=["vacation_started", "vacation_year", "vacation_seconds_used"])
-        for match_id in _slow_matches_to_act(user):
-            match = _lock(match_id)
-            seats = list(match.seats.select_related("user"))
-            for seat in seats:
-                if seat.user_id == user.pk and seat.to_act and seat.paused_seconds is not None:
-                    seat.deadline = clock.add_clock_time(
-                        now, seat.paused_seconds, match.weekend_pause, _seat_zone(seat)
-                    )
-                    seat.paused_seconds = None
-                    set_reminder(match, seat, now)
-                    seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
-            match.deadline = earliest_deadline(seats)
-            match.revision += 1
-            match.save(update_fields=["deadline", "revision"])
+
+        def resume(match: Match, seat: Seat) -> None:
+            if seat.paused_seconds is not None:
+                seat.deadline = clock.add_clock_time(now, seat.paused_seconds, match.weekend_pause, _seat_zone(seat))
+                seat.paused_seconds = None
+                set_reminder(match, seat, now)
+
+        _change_clocks(user, resume)
+
+
+def _change_clocks(user: User, change) -> None:
+    """Apply `change(match, seat)` to the user's running clocks in slow matches, one match locked at a time."""
+    for match_id in _slow_matches_to_act(user):
+        match = _lock(match_id)
+        seats = list(match.seats.select_related("user"))
+        for seat in seats:
+            if seat.user_id == user.pk and seat.to_act:
+                change(match, seat)
+                seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
+        match.deadline = earliest_deadline(seats)
+        match.revision += 1
+        match.save(update_fields=["deadline", "revision"])
 
 
 def _slow_matches_to_act(user: User) -> list[int]:
