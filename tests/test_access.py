@@ -44,6 +44,8 @@ def cases(m):
         ("get", "/games/", {"*": 200}),
         ("get", "/games/solitaire-chess/rules/", {"*": 200}),
         ("get", f"/matches/{m}/", {"*": 200}),
+        ("get", f"/matches/{m}/history/", {"*": 200}),
+        ("get", "/matches/999999/history/", {"*": 404}),
         ("get", "/matches/new/", {"anonymous": 302, "*": 200}),
         ("get", "/settings/", {"anonymous": 302, "*": 200}),
         ("get", "/email/preferences/", {"anonymous": 302, "*": 200}),
