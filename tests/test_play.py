@@ -186,3 +186,10 @@ def test_a_whole_match_against_a_bot_to_the_result(alice, client_for, django_cap
     # Moves after the end are refused.
     response = post_move(c, match, {"type": "place", "to": "a1"})
     assert response.status_code == 400 and "over" in response.content.decode()
+
+
+def test_the_poll_keeps_a_half_built_selection(match, alice, client_for):
+    """A refresh while the player is selecting (cells, a piece) must not throw the selection away."""
+    page = client_for(alice).get(f"/matches/{match.pk}/?select=a%3AB3").content.decode()
+    poll = page.split('<div id="board"')[1].split(">")[0]
+    assert f'hx-get="/matches/{match.pk}/?since={match.revision}&amp;select=a%3AB3"' in poll
