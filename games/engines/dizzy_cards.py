@@ -213,9 +213,7 @@ def _bonus_label(dimension: str, condition: str | None, points: int) -> str:
     return f"both {dimension} {condition}"  # e.g. both "colours same": one all blue, one all red
 
 
-def duo_bonus(
-    lizzy_a: tuple[str, str, str] | list[str], lizzy_b: tuple[str, str, str] | list[str]
-) -> list[Bonus]:
+def duo_bonus(lizzy_a: tuple[str, str, str] | list[str], lizzy_b: tuple[str, str, str] | list[str]) -> list[Bonus]:
     """The bonuses of two valid Lizzies by ruling DD-4 (at most two), largest first."""
     cards_a = [parse(c) for c in lizzy_a]
     cards_b = [parse(c) for c in lizzy_b]
@@ -422,9 +420,7 @@ def best_arrangement(hand: Iterable[str]) -> Arrangement:
     return arrangement
 
 
-def arrangement_of(
-    lizzies: Iterable[tuple[str, str, str] | list[str]], unused: Iterable[str] = ()
-) -> Arrangement:
+def arrangement_of(lizzies: Iterable[tuple[str, str, str] | list[str]], unused: Iterable[str] = ()) -> Arrangement:
     """The Arrangement (powers and bonuses) of zero, one or two given valid Lizzies."""
     chosen = tuple((lizzy[0], lizzy[1], lizzy[2]) for lizzy in lizzies)
     if len(chosen) > 2 or not all(classify(lizzy).valid for lizzy in chosen):

@@ -88,9 +88,7 @@ class DizzyDuoBattle(Engine):
     min_players = 2  # ruling DD-1
     max_players = 6
     options = (
-        Option(
-            "lives", "int", 20, "Lives", min_value=1, max_value=500, help="Lives each player starts with."
-        ),
+        Option("lives", "int", 20, "Lives", min_value=1, max_value=500, help="Lives each player starts with."),
         Option(
             "lifeline",
             "bool",
@@ -237,8 +235,7 @@ class DizzyDuoBattle(Engine):
             return blocked
         if not self._main_attack_heads(state["hands"][seat]):
             return (
-                "You cannot attack: you need a head card to discard that leaves two Lizzies in the six "
-                "cards you keep."
+                "You cannot attack: you need a head card to discard that leaves two Lizzies in the six cards you keep."
             )
         return None
 
@@ -330,9 +327,7 @@ class DizzyDuoBattle(Engine):
         pile = state["open"]
         draw_rng(state).shuffle(pile)
         state["blind"], state["open"] = pile, [top]
-        logs.append(
-            log("The blind pile ran out: the open pile but its top card was shuffled into a new one.")
-        )
+        logs.append(log("The blind pile ran out: the open pile but its top card was shuffled into a new one."))
 
     def _take(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
         source = move.get("from")
@@ -359,17 +354,14 @@ class DizzyDuoBattle(Engine):
         hand = state["hands"][seat]
         if self._forced(state, seat) and state["options"]["main_attack"]:
             raise IllegalMove(
-                f"This is your {FORCED_ATTACK_TURN}th turn this round: you must attack by discarding a "
-                "head card."
+                f"This is your {FORCED_ATTACK_TURN}th turn this round: you must attack by discarding a head card."
             )
         if not isinstance(card, str) or card not in hand:
             raise IllegalMove("You do not hold that card.")
         hand.remove(card)
         state["open"].append(card)
         taken = state["taken"]
-        state["history"].append(
-            {"seat": seat, "from": taken["from"], "took": taken["card"], "discarded": card}
-        )
+        state["history"].append({"seat": seat, "from": taken["from"], "took": taken["card"], "discarded": card})
         state["turns"][seat] += 1
         state["taken"] = None
         state["phase"] = "take"
@@ -386,9 +378,7 @@ class DizzyDuoBattle(Engine):
         self._ensure_blind(state, logs)
         card = state["blind"].pop()
         state["open"].append(card)
-        logs.append(
-            log(f"{_seat(seat)} attacks! The blind card, {_card_words(card)}, goes on the open pile.")
-        )
+        logs.append(log(f"{_seat(seat)} attacks! The blind card, {_card_words(card)}, goes on the open pile."))
         self._battle(state, seat, card, "blind", logs)
 
     def _attack_by_head(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
@@ -414,9 +404,7 @@ class DizzyDuoBattle(Engine):
         self._battle(state, seat, card, "head", logs)
 
     # --- battle and round end ------------------------------------------------------------
-    def _battle(
-        self, state: State, attacker: int, attack_card: str, attack_kind: str, logs: list[LogEntry]
-    ) -> None:
+    def _battle(self, state: State, attacker: int, attack_card: str, attack_kind: str, logs: list[LogEntry]) -> None:
         players = state["players"]
         points = state["scoring"] == "points"
         fighters = self._seats_from(state, attacker)
@@ -470,12 +458,8 @@ class DizzyDuoBattle(Engine):
             )
             # ruling DD-7: the two fighters see each other's Dizzy Duo (everyone, with open battles).
             audience = everyone_sees or [attacker, defender]
-            logs.append(
-                log(f"{_seat(attacker)}'s Dizzy Duo: {_duo_words(arrangements[attacker])}.", audience)
-            )
-            logs.append(
-                log(f"{_seat(defender)}'s Dizzy Duo: {_duo_words(arrangements[defender])}.", audience)
-            )
+            logs.append(log(f"{_seat(attacker)}'s Dizzy Duo: {_duo_words(arrangements[attacker])}.", audience))
+            logs.append(log(f"{_seat(defender)}'s Dizzy Duo: {_duo_words(arrangements[defender])}.", audience))
             if winner is None:
                 outcome = "a draw: nobody gains or loses"
             else:
@@ -487,10 +471,7 @@ class DizzyDuoBattle(Engine):
                 if not points:
                     outcome += f", {_seat(loser)} loses {lost}"
             logs.append(
-                log(
-                    f"Fight {_seat(attacker)} ({attack_power}) against {_seat(defender)} "
-                    f"({defence_power}): {outcome}."
-                )
+                log(f"Fight {_seat(attacker)} ({attack_power}) against {_seat(defender)} ({defence_power}): {outcome}.")
             )
         # ruling DD-8: lives change after all fights.
         for seat in range(players):
@@ -549,10 +530,7 @@ class DizzyDuoBattle(Engine):
             if seat in returned:
                 entry = returned[seat]
                 logs.append(
-                    log(
-                        f"{_seat(seat)} fell to {entry['from']} lives and returns once with {entry['to']} "
-                        "(lifeline)."
-                    )
+                    log(f"{_seat(seat)} fell to {entry['from']} lives and returns once with {entry['to']} (lifeline).")
                 )
             else:
                 logs.append(log(f"{_seat(seat)} has no lives left and is out."))
@@ -579,9 +557,7 @@ class DizzyDuoBattle(Engine):
                 return Result([], lives, "Nobody has lives left: a draw.", draw=True)
         if state["round"] >= MAX_ROUNDS:
             # ruling DD-8: after 50 rounds the most lives (points) wins; equal: a draw.
-            return self._most(
-                lives, list(range(state["players"])), f"has the most {word} after {MAX_ROUNDS} rounds"
-            )
+            return self._most(lives, list(range(state["players"])), f"has the most {word} after {MAX_ROUNDS} rounds")
         return None
 
     @staticmethod
@@ -653,9 +629,7 @@ class DizzyDuoBattle(Engine):
             hand = state["hands"][seat]
             view["hand"] = list(hand)
             view["best"] = cards.best_arrangement(hand).as_dict() if hand else None
-            blocked = (
-                self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
-            )
+            blocked = self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
             view["attack_blocked"] = blocked
             view["can_attack"] = blocked is None
             view["must_attack"] = mine and self._forced(state, seat)
@@ -680,9 +654,7 @@ class DizzyDuoBattle(Engine):
         for card in sorted(set(hand), key=cards.card_sort_key):
             rest = list(hand)
             rest.remove(card)
-            choices.append(
-                {"card": card, "power": cards.hand_power(rest), "two_lizzies": cards.has_two_lizzies(rest)}
-            )
+            choices.append({"card": card, "power": cards.hand_power(rest), "two_lizzies": cards.has_two_lizzies(rest)})
         return choices
 
     @staticmethod
@@ -772,9 +744,7 @@ class DizzyDuoBattle(Engine):
             if points:
                 assert not state["out"][seat] and state["lives"][seat] >= 0
             else:
-                assert state["out"][seat] == (state["lives"][seat] <= 0), (
-                    f"seat {seat}: out does not fit lives"
-                )
+                assert state["out"][seat] == (state["lives"][seat] <= 0), f"seat {seat}: out does not fit lives"
             if state["lifeline_used"][seat]:
                 assert state["options"]["lifeline"] and not points
         if over:
@@ -834,9 +804,7 @@ class DizzyDuoBattle(Engine):
         elif kind == "dizzy_hand_power":
             power = cards.hand_power(case["hand"])
             arranged = cards.best_arrangement(case["hand"]).power
-            assert power == arranged == case["power"], (
-                f"{case['hand']}: expected {case['power']}, got {power}"
-            )
+            assert power == arranged == case["power"], f"{case['hand']}: expected {case['power']}, got {power}"
         else:
             super().check_vector(case)
 

@@ -59,9 +59,7 @@ def _reach_value(cards: dict[str, str], pieces: dict[str, Any], square: str) -> 
 def _score_play_move(view: View, move: Move, seat: int) -> float:
     cards: dict[str, str] = view["cards"]
     stacks = {suit: list(stack) for suit, stack in view["players"][seat]["stacks"].items()}
-    pieces = {
-        sq: {"owner": p["owner"], "just_entered": p["just_entered"]} for sq, p in view["pieces"].items()
-    }
+    pieces = {sq: {"owner": p["owner"], "just_entered": p["just_entered"]} for sq, p in view["pieces"].items()}
     score = 0.0
     if move["type"] == "place":
         pieces[move["to"]] = {"owner": seat, "just_entered": False}

@@ -174,9 +174,7 @@ class SolitaireChess(Engine):
             entries.append(log(f"{_p(seat)} ran out of time and loses the Death Match."))
             self._finish(new, entries)
             return new, entries
-        entries.append(
-            log(f"{_p(seat)} ran out of time: their pieces are removed and they take no more turns.")
-        )
+        entries.append(log(f"{_p(seat)} ran out of time: their pieces are removed and they take no more turns."))
         self._remove_player(new, seat, TIMEOUT)
         if new["phase"] == ORDER:
             # A table rule: the advantage player's choice lapses and the other player goes first.
@@ -228,11 +226,7 @@ class SolitaireChess(Engine):
         if problem:
             raise IllegalMove(problem)
         limit = rules.FINAL_MATCH_PLAY_LIMIT
-        if (
-            state["ruleset"] == FINAL
-            and KIND[origin] == GREY
-            and rules.in_play_count(state["pieces"], seat) >= limit
-        ):
+        if state["ruleset"] == FINAL and KIND[origin] == GREY and rules.in_play_count(state["pieces"], seat) >= limit:
             # ruling SC-5
             raise IllegalMove(
                 f"You already have {limit} pieces in the play area. To bring another in, remove one of "
@@ -262,9 +256,7 @@ class SolitaireChess(Engine):
         prefix = f"{_p(seat)} removed their piece on {removed}, then"
         self._land(state, seat, origin, target, entries, prefix=prefix)
 
-    def _land(
-        self, state: State, seat: int, origin: str, target: str, entries: list[LogEntry], prefix: str
-    ) -> None:
+    def _land(self, state: State, seat: int, origin: str, target: str, entries: list[LogEntry], prefix: str) -> None:
         """Carry out a move already found legal: a capture or a card gained."""
         pieces = state["pieces"]
         piece = pieces.pop(origin)
@@ -296,17 +288,13 @@ class SolitaireChess(Engine):
             entries.append(log("Both players gain a piece to place."))
         if victim["entered"] == state["turn_number"] - 1:
             state["in_hand"][other] += 1
-            entries.append(
-                log(f"{_p(other)} gains a piece to place: theirs was captured the turn after it entered.")
-            )
+            entries.append(log(f"{_p(other)} gains a piece to place: theirs was captured the turn after it entered."))
 
     # --- turns and the end -------------------------------------------------------------------
 
     def _pass_turn(self, state: State, mover: int, entries: list[LogEntry]) -> None:
         """Give the turn to the next player who can act; rule out those who cannot (ruling SC-6)."""
-        if state["phase"] == SETUP and all(
-            state["in_hand"][seat] == 0 for seat in (0, 1) if not state["out"][seat]
-        ):
+        if state["phase"] == SETUP and all(state["in_hand"][seat] == 0 for seat in (0, 1) if not state["out"][seat]):
             state["phase"] = PLAYING
         seat = 1 - mover if not state["out"][1 - mover] else mover
         while not state["out"][seat]:
@@ -361,9 +349,7 @@ class SolitaireChess(Engine):
             return Result([winner], scores, f"{counts} {_p(winner)} wins.")
         if state["ruleset"] == DEATH:
             winner = state["advantage"]  # ruling SC-6
-            return Result(
-                [winner], scores, f"{counts} A tie goes to the advantage player: {_p(winner)} wins."
-            )
+            return Result([winner], scores, f"{counts} A tie goes to the advantage player: {_p(winner)} wins.")
         winner = state["out_order"][-1]  # ruling SC-6: whose pieces were removed last
         return Result(
             [winner],
@@ -466,9 +452,7 @@ class SolitaireChess(Engine):
                 place = rules.place_squares(state["pieces"])
             else:
                 my_stacks = state["stacks"][seat]
-                destinations = rules.move_destinations(
-                    state["cards"], state["pieces"], my_stacks, seat, final_match
-                )
+                destinations = rules.move_destinations(state["cards"], state["pieces"], my_stacks, seat, final_match)
                 swaps = rules.swap_destinations(state["cards"], state["pieces"], my_stacks, seat, final_match)
                 if state["in_hand"][seat] > 0:
                     place = rules.place_squares(state["pieces"])
@@ -525,9 +509,7 @@ class SolitaireChess(Engine):
             assert state["in_hand"][seat] >= 0
             if final_match:
                 count = rules.in_play_count(state["pieces"], seat)
-                assert count <= rules.FINAL_MATCH_PLAY_LIMIT, (
-                    f"seat {seat} has {count} pieces in the play area"
-                )
+                assert count <= rules.FINAL_MATCH_PLAY_LIMIT, f"seat {seat} has {count} pieces in the play area"
             if state["out"][seat]:
                 assert state["in_hand"][seat] == 0 and seat in state["out_order"]
         assert sorted(state["out_order"]) == [s for s in (0, 1) if state["out"][s]]

@@ -237,9 +237,7 @@ def play_moves(
         moves.extend({"type": "move", "from": origin, "to": target} for target in targets)
     for removed, entries in swap_destinations(cards, pieces, stacks, seat, final_match).items():
         for origin, targets in entries.items():
-            moves.extend(
-                {"type": "swap", "remove": removed, "from": origin, "to": target} for target in targets
-            )
+            moves.extend({"type": "swap", "remove": removed, "from": origin, "to": target} for target in targets)
     if in_hand > 0:
         moves.extend({"type": "place", "to": sq} for sq in place_squares(pieces))
     return moves
