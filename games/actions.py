@@ -23,7 +23,7 @@ from accounts.models import User
 from games import clock
 from games.engines.base import BadOptions, Engine, IllegalMove
 from games.engines.registry import get_engine
-from games.models import BOT_LEVELS, Match, Move, Seat, TimeControl, fill_names
+from games.models import BOT_LEVELS, Match, Move, Seat, TimeControl, fill_names, seat_names
 from notifications.models import Kind
 from notifications.service import notify
 
@@ -354,9 +354,14 @@ def do_timeout(match_id: int, seat_number: int, version: int) -> Match | None:
         engine = engine_of(match)
         if seat_number not in engine.to_act(match.state):
             return None
-        state, entries = engine.apply_timeout(match.state, seat_number)
-        _record(match, engine, seat_number, Move.Kind.TIMEOUT, {}, state, entries, by_bot=False)
+        _engine_timeout(match, engine, seat_number)
         return match
+
+
+def _engine_timeout(match: Match, engine: Engine, seat_number: int) -> None:
+    """The game's own consequence of running out of time, recorded as a timeout move (replayable)."""
+    state, entries = engine.apply_timeout(match.state, seat_number)
+    _record(match, engine, seat_number, Move.Kind.TIMEOUT, {}, state, entries, by_bot=False)
 
 
 TIMEOUTS_BEFORE_BOT = 3  # ruling ALL-4
@@ -383,9 +388,7 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
             if seat.is_bot:  # its task was lost (a worker died, a locked database): ask again
                 seat.deadline = now + timedelta(seconds=BOT_GRACE_SECONDS)
                 seat.save(update_fields=["deadline"])
-                from games.tasks import play_bot_moves
-
-                play_bot_moves.delay_on_commit(match.pk, match.version)
+                _queue_bot_moves(match)
                 done.append(f"asked bot seat {seat.number} again")
                 continue
             while seat.deadline <= now and seat.reserve_left > 0:
@@ -404,8 +407,7 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
                 continue
             seat = next(s for s in seats if s.number == number)
             if engine.timeout_policy == "engine":
-                state, entries = engine.apply_timeout(match.state, number)
-                _record(match, engine, number, Move.Kind.TIMEOUT, {}, state, entries, by_bot=False)
+                _engine_timeout(match, engine, number)
                 done.append(f"seat {number} timed out")
                 continue
             _bot_plays_late_turn(match, engine, seat)
@@ -438,9 +440,7 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
         seat.save(update_fields=["timeouts_in_row", "handed_to_bot", "bot_level"])
         notify(match, seat.user, Kind.HANDED_TO_BOT, match.version)
         if seat.to_act:
-            from games.tasks import play_bot_moves
-
-            play_bot_moves.delay_on_commit(match.pk, match.version)
+            _queue_bot_moves(match)
     else:
         seat.save(update_fields=["timeouts_in_row"])
 
@@ -578,7 +578,7 @@ def _after_state_change(
     if result is not None:
         match.status = Match.Status.FINISHED
         match.result = result.as_dict()
-        match.end_reason = fill_names(result.reason, {f"p{s.number}": s.public_name for s in seats})[:200]
+        match.end_reason = fill_names(result.reason, seat_names(seats))[:200]
         match.ended = now
         to_act = set()
     for seat in seats:
@@ -609,9 +609,7 @@ def _after_state_change(
         if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
             notify(match, seat.user, Kind.YOUR_TURN, match.version)
     if any(seat.is_bot for seat in seats if seat.to_act):
-        from games.tasks import play_bot_moves
-
-        play_bot_moves.delay_on_commit(match.pk, match.version)
+        _queue_bot_moves(match)
 
 
 def _seats_with_users(match: Match) -> list[Seat]:
@@ -670,6 +668,13 @@ def earliest_deadline(seats: list[Seat]):
     return min(deadlines) if deadlines else None
 
 
+def _queue_bot_moves(match: Match) -> None:
+    """After the commit, a worker lets the bot seat(s) to act at this version move."""
+    from games.tasks import play_bot_moves  # tasks import this module
+
+    play_bot_moves.delay_on_commit(match.pk, match.version)
+
+
 def choose_bot_move(match: Match, seat_number: int, level: str) -> dict[str, Any]:
     """A bot decides from its seat's view and legal moves only; it never sees the state."""
     engine = engine_of(match)
@@ -710,9 +715,7 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
         match.revision += 1
         match.save(update_fields=["revision"])
         if seat.to_act:
-            from games.tasks import play_bot_moves
-
-            play_bot_moves.delay_on_commit(match.pk, match.version)
+            _queue_bot_moves(match)
         return match
 
 

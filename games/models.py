@@ -30,6 +30,11 @@ def fill_names(text: str, names: dict[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: names.get(f"p{m.group(1)}", f"seat {int(m.group(1)) + 1}"), text)
 
 
+def seat_names(seats) -> dict[str, str]:
+    """Placeholders {p0}.. of engine log texts -> the seats' public names."""
+    return {f"p{seat.number}": seat.public_name for seat in seats}
+
+
 class TimeControl:
     """Presets of ruling ALL-1: seconds per turn, reserve periods and the length of one period."""
 
@@ -105,8 +110,7 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
 
     def seat_names(self) -> dict[str, str]:
-        """Placeholders {p0}.. of engine log texts -> public seat names."""
-        return {f"p{seat.number}": seat.public_name for seat in self.seats.all()}
+        return seat_names(self.seats.all())
 
 
 class Seat(models.Model):

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import clock
 from games.actions import engine_of, seat_of
-from games.models import BOT_LEVELS, Match, Move, Seat, fill_names
+from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names
 from moderation.models import ChatMessage
 
 
@@ -116,7 +116,7 @@ def player_view(
     finished = match.status == Match.Status.FINISHED
     now = timezone.now()
     winners = set((match.result or {}).get("winners", []))
-    names = {f"p{s.number}": s.public_name for s in seats}
+    names = seat_names(seats)
 
     view = None
     legal: list[dict[str, Any]] = []

@@ -11,7 +11,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Match, fill_names
+from games.models import Match, fill_names, seat_names
 from notifications.emails import absolute, build_email
 from notifications.models import Kind, Notification
 
@@ -26,7 +26,7 @@ def email_context(row: Notification) -> dict:
     """What the email may say: only what the recipient could see on the board (ALL-3)."""
     match = row.match
     seats = list(match.seats.select_related("user"))
-    names = {f"p{s.number}": s.public_name for s in seats}
+    names = seat_names(seats)
     mine = next((s for s in seats if s.user_id == row.recipient_id), None)
     finished = match.status == Match.Status.FINISHED
     last_move = match.moves.filter(number__lte=row.turn).order_by("-number").first()
