@@ -8,7 +8,8 @@ Steps (bench/run.py calls main()):
    reached by legal moves from the match's seed, the Move rows are those moves, and the last move of
    each match goes through actions.do_move so the rest of the rows are as the site makes them;
 3. count database queries per request in-process (Django test Client + CaptureQueriesContext), on
-   the board page at move 1, late in a real long game and with 200 Move rows;
+   the board page at move 1, late in a real long game and with 200 Move rows; time in-process the
+   bare view, the board page and the board fragment's template alone (render_floor);
 4. serve the site with `gunicorn dizzysite.wsgi -w 2` (sync workers, production settings, plain
    http on loopback) and drive it with bench/web_load.py from this process: the bare view, the board
    page, the idle poll and move submissions, in interleaved rounds, also reading the server's CPU
@@ -394,6 +395,57 @@ def count_queries(loaded: Loaded) -> dict[str, int]:
     }
 
 
+def render_floor(loaded: Loaded, repeat: int = 300) -> dict[str, float]:
+    """In-process milliseconds (one thread, same settings and database): the bare view, the board
+    page, and the two templates every board page renders, from prepared contexts (no queries): the
+    page around the board (base.html: the navigation, the turn count given) and the board fragment,
+    for a just-started and a late match as the load mixes them. Whatever else a board page saved,
+    it renders both, so bare / (bare + frame + fragment) bounds its ratio even if its data came
+    for free."""
+    from django.template import engines
+    from django.template.loader import render_to_string
+    from django.test import Client, RequestFactory
+    from django_htmx.middleware import HtmxDetails
+
+    from accounts.models import User
+    from games import views
+
+    def mean_ms(action) -> float:
+        for _ in range(20):
+            action()
+        started = time.perf_counter()
+        for _ in range(repeat):
+            action()
+        return (time.perf_counter() - started) / repeat * 1000
+
+    def measure(index: int) -> tuple[float, float, float, float]:
+        """(bare view, board page, board fragment, page frame) for match `index` as its player to act."""
+        match_id, user_id = loaded.match_ids[index], loaded.to_act_user[index]
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.cookies["sessionid"] = loaded.sessions[user_id]
+        request = RequestFactory(HTTP_HOST="127.0.0.1").get(f"/matches/{match_id}/", HTTP_HX_REQUEST="true")
+        request.user = User.objects.get(pk=user_id)
+        request.htmx = HtmxDetails(request)
+        context = views.match_context(request, views._get_match(match_id))
+        return (
+            mean_ms(lambda: client.get("/bench/bare/")),
+            mean_ms(lambda: client.get(f"/matches/{match_id}/")),
+            mean_ms(lambda: render_to_string("games/match.html#board", context, request)),
+            mean_ms(lambda: frame.render({"your_turn_count": 1}, request)),
+        )
+
+    frame = engines["django"].from_string('{% extends "base.html" %}')
+
+    figures: dict[str, float] = {}
+    bare_new, figures["board_new_ms"], figures["fragment_new_ms"], frame_new = measure(loaded.late.index(False))
+    bare_late, figures["board_late_ms"], figures["fragment_late_ms"], frame_late = measure(loaded.late.index(True))
+    figures["bare_ms"] = (bare_new + bare_late) / 2
+    figures["frame_ms"] = (frame_new + frame_late) / 2
+    fragment = (figures["fragment_new_ms"] + figures["fragment_late_ms"]) / 2
+    figures["board_ratio_ceiling"] = figures["bare_ms"] / (figures["bare_ms"] + figures["frame_ms"] + fragment)
+    return figures
+
+
 # --- gunicorn -----------------------------------------------------------------------------------
 
 
@@ -618,6 +670,7 @@ QUERY_KEYS = {"bare": "bare", "board": "board_move1", "poll": "poll", "move": "m
 def report(
     results: dict[str, LoadResult],
     queries: dict[str, int],
+    floor: dict[str, float],
     loaded: Loaded,
     opts: Options,
     load_avg: tuple[float, float],
@@ -654,6 +707,13 @@ def report(
     print(
         f"Queries per board page: move 1: {queries['board_move1']}, move {loaded.probe_long_moves} (a real long "
         f"game): {queries['board_long']}, move {SYNTHETIC_HISTORY} (synthetic history): {queries['board_move200']}"
+    )
+    print(
+        f"In-process, one thread: bare view {floor['bare_ms']:.2f} ms; board page {floor['board_new_ms']:.2f} ms "
+        f"(move 1) / {floor['board_late_ms']:.2f} ms (late). Templates alone, contexts prepared, no queries: the "
+        f"page around the board {floor['frame_ms']:.2f} ms, the board fragment {floor['fragment_new_ms']:.2f} / "
+        f"{floor['fragment_late_ms']:.2f} ms. Even with all its data for free, the board page could reach at most "
+        f"{floor['board_ratio_ceiling']:.0%} of the baseline."
     )
     for name, result in results.items():
         if result.failed:
@@ -705,6 +765,13 @@ def report(
         "queries_bare": queries["bare"],
         "queries_poll": queries["poll"],
         "queries_move_post": queries["move"],
+        "inprocess_bare_ms": round(floor["bare_ms"], 2),
+        "inprocess_board_new_ms": round(floor["board_new_ms"], 2),
+        "inprocess_board_late_ms": round(floor["board_late_ms"], 2),
+        "fragment_new_ms": round(floor["fragment_new_ms"], 2),
+        "fragment_late_ms": round(floor["fragment_late_ms"], 2),
+        "frame_ms": round(floor["frame_ms"], 2),
+        "board_ratio_ceiling": round(floor["board_ratio_ceiling"], 3),
     }
     for name, result in results.items():
         figures[f"{name}_rps"] = round(result.rps, 1)
@@ -742,6 +809,7 @@ def main(opts: Options) -> dict[str, Any]:
         print(f"Loading users, sessions, matches and moves ({time.monotonic() - started:.0f} s so far) ...", flush=True)
         loaded = load_data(games, probe_long, probe_move, opts.users)
         queries = count_queries(loaded)
+        floor = render_floor(loaded)
         from django.db import connections
 
         connections.close_all()
@@ -760,7 +828,7 @@ def main(opts: Options) -> dict[str, Any]:
         log = (var_dir / "gunicorn.log").read_text(errors="replace").strip()
         if log:
             print("gunicorn said:\n" + log[-3000:])
-        figures = report(results, queries, loaded, opts, load_avg)
+        figures = report(results, queries, floor, loaded, opts, load_avg)
         print(f"(web benchmark took {time.monotonic() - started:.0f} s)")
         return figures
     finally:

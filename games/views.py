@@ -150,15 +150,19 @@ def turn_count(request: HttpRequest) -> HttpResponse:
     return render(request, "games/_turn_count.html")
 
 
-def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
+def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
+    """The board template's whole context: the viewer's PlayerView and nothing else of the match."""
     params = {"select": request.GET.get("select", "")[:64]}  # a selection the board builds up (cells, a piece)
-    context = {
+    return {
         "pv": player_view(match, request.user, params),
         "error": error,
         "poll_seconds": settings.DIZZY_POLL_SECONDS,
     }
+
+
+def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
     template = "games/match.html#board" if request.htmx else "games/match.html"
-    return render(request, template, context, status=status)
+    return render(request, template, match_context(request, match, error), status=status)
 
 
 def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error: str = "") -> HttpResponse:
