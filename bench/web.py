@@ -9,7 +9,7 @@ Steps (bench/run.py calls main()):
    each match goes through actions.do_move so the rest of the rows are as the site makes them;
 3. count database queries per request in-process (Django test Client + CaptureQueriesContext), on
    the board page at move 1, late in a real long game and with 200 Move rows; time in-process the
-   bare view, the board page and the board fragment's template alone (render_floor);
+   bare view, the board page and its two templates alone (render_floor);
 4. serve the site with `gunicorn dizzysite.wsgi -w 2` (sync workers, production settings, plain
    http on loopback) and drive it with bench/web_load.py from this process: the bare view, the board
    page, the idle poll and move submissions, in interleaved rounds, also reading the server's CPU
@@ -349,15 +349,22 @@ def load_data(games: list[Game], probe_long: Game, probe_move: Game, users: int)
     return loaded
 
 
+def player_client(loaded: Loaded, user_id: int):
+    """An in-process test Client (same settings, same database) signed in with the user's bench session."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.cookies["sessionid"] = loaded.sessions[user_id]
+    return client
+
+
 def count_queries(loaded: Loaded) -> dict[str, int]:
     """Queries per request, in-process with the test Client (same settings, same database)."""
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     def queries(user_id: int, method: str, path: str, expect: int, data: dict | None = None, **headers: str) -> int:
-        client = Client(HTTP_HOST="127.0.0.1")
-        client.cookies["sessionid"] = loaded.sessions[user_id]
+        client = player_client(loaded, user_id)
         with CaptureQueriesContext(connection) as captured:
             response = client.post(path, data, **headers) if method == "POST" else client.get(path, **headers)
         if response.status_code != expect:
@@ -404,7 +411,7 @@ def render_floor(loaded: Loaded, repeat: int = 300) -> dict[str, float]:
     for free."""
     from django.template import engines
     from django.template.loader import render_to_string
-    from django.test import Client, RequestFactory
+    from django.test import RequestFactory
     from django_htmx.middleware import HtmxDetails
 
     from accounts.models import User
@@ -418,29 +425,35 @@ def render_floor(loaded: Loaded, repeat: int = 300) -> dict[str, float]:
             action()
         return (time.perf_counter() - started) / repeat * 1000
 
-    def measure(index: int) -> tuple[float, float, float, float]:
-        """(bare view, board page, board fragment, page frame) for match `index` as its player to act."""
-        match_id, user_id = loaded.match_ids[index], loaded.to_act_user[index]
-        client = Client(HTTP_HOST="127.0.0.1")
-        client.cookies["sessionid"] = loaded.sessions[user_id]
+    def board_request(match_id: int, user_id: int):
+        """The board's HTMX request as the template sees it, without the middleware."""
         request = RequestFactory(HTTP_HOST="127.0.0.1").get(f"/matches/{match_id}/", HTTP_HX_REQUEST="true")
         request.user = User.objects.get(pk=user_id)
         request.htmx = HtmxDetails(request)
+        return request
+
+    def board_ms(index: int) -> tuple[float, float]:
+        """(board page, board fragment) for match `index` as its player to act."""
+        match_id, user_id = loaded.match_ids[index], loaded.to_act_user[index]
+        client = player_client(loaded, user_id)
+        request = board_request(match_id, user_id)
         context = views.match_context(request, views._get_match(match_id))
         return (
-            mean_ms(lambda: client.get("/bench/bare/")),
             mean_ms(lambda: client.get(f"/matches/{match_id}/")),
             mean_ms(lambda: render_to_string("games/match.html#board", context, request)),
-            mean_ms(lambda: frame.render({"your_turn_count": 1}, request)),
         )
 
+    new, late = loaded.late.index(False), loaded.late.index(True)
+    # The bare view and the frame do not depend on the match: measured once.
+    client = player_client(loaded, loaded.to_act_user[new])
+    request = board_request(loaded.match_ids[new], loaded.to_act_user[new])
     frame = engines["django"].from_string('{% extends "base.html" %}')
-
-    figures: dict[str, float] = {}
-    bare_new, figures["board_new_ms"], figures["fragment_new_ms"], frame_new = measure(loaded.late.index(False))
-    bare_late, figures["board_late_ms"], figures["fragment_late_ms"], frame_late = measure(loaded.late.index(True))
-    figures["bare_ms"] = (bare_new + bare_late) / 2
-    figures["frame_ms"] = (frame_new + frame_late) / 2
+    figures = {
+        "bare_ms": mean_ms(lambda: client.get("/bench/bare/")),
+        "frame_ms": mean_ms(lambda: frame.render({"your_turn_count": 1}, request)),
+    }
+    figures["board_new_ms"], figures["fragment_new_ms"] = board_ms(new)
+    figures["board_late_ms"], figures["fragment_late_ms"] = board_ms(late)
     fragment = (figures["fragment_new_ms"] + figures["fragment_late_ms"]) / 2
     figures["board_ratio_ceiling"] = figures["bare_ms"] / (figures["bare_ms"] + figures["frame_ms"] + fragment)
     return figures
