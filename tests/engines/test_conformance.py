@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import itertools
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,9 @@ import pytest
 from games.engines.base import Engine
 from games.engines.playout import play, replay
 from games.engines.registry import GAMES, available_engines
+from tests.rule_vectors import vector_dirs, vector_files
 
 ROOT = Path(__file__).resolve().parents[2]
-VECTORS_DIR = Path(os.environ.get("RULE_VECTORS_DIR", ROOT.parent / "shared" / "vectors"))
 ENGINES = available_engines()
 PLAYOUTS_PER_SETUP = 2
 
@@ -100,15 +99,11 @@ def test_illegal_garbage_moves_raise_a_readable_error():
                 engine.apply(state, seat, garbage)
 
 
-def vector_files():
-    return sorted(VECTORS_DIR.glob("*.json")) if VECTORS_DIR.is_dir() else []
-
-
 def test_rule_vectors_folder_exists():
     from tests.conftest import require
 
-    # CI has ../shared beside the clone; elsewhere point RULE_VECTORS_DIR at the vectors.
-    require(bool(vector_files()), f"no rule vectors found in {VECTORS_DIR} (set RULE_VECTORS_DIR)")
+    # tests/vectors is in the repository: a fresh clone has the public vectors.
+    require(bool(vector_files()), f"no rule vectors found in {vector_dirs()} (see RULE_VECTORS_DIR)")
 
 
 @pytest.mark.parametrize("path", vector_files(), ids=lambda p: p.name)

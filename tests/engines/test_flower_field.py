@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,9 @@ from games.engines.flower_field.fields import (
     is_connected,
     placement_key,
 )
+from tests.rule_vectors import cases_for
 
 ROOT = Path(__file__).resolve().parents[2]
-VECTORS_DIR = Path(os.environ.get("RULE_VECTORS_DIR", ROOT.parent / "shared" / "vectors"))
 
 # Hidden flowers far from the centre, so that the scenarios below do not touch them.
 FAR0 = [("A1", "blue"), ("G7", "blue")]
@@ -670,12 +669,7 @@ def test_illegal_moves_raise_and_leave_the_state_unchanged(move):
 
 
 def load_vectors() -> list[dict]:
-    path = VECTORS_DIR / "doubting-flower-field.json"
-    if not path.exists():
-        pytest.skip(f"no rule vectors at {path}")
-    data = json.loads(path.read_text())
-    assert data["game"] == ENGINE.slug
-    return data["cases"]
+    return cases_for({ENGINE.slug})
 
 
 def test_rule_vectors_flower_fields_equal():
