@@ -7,6 +7,8 @@ An ActionError's message is shown to the player as it is, and nothing has change
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import secrets
@@ -681,8 +683,18 @@ def choose_bot_move(match: Match, seat_number: int, level: str) -> dict[str, Any
     view = engine.view(match.state, seat_number)
     legal = engine.legal_moves(match.state, seat_number)
     bot = engine.bots.get(level) or engine.bots["random"]
-    rng = random.Random(f"bot:{match.pk}:{match.version}:{seat_number}")
-    return bot(view, legal, rng)
+    return bot(view, legal, bot_rng(match.state, match.version, seat_number))
+
+
+def bot_rng(state: dict[str, Any], version: int, seat_number: int) -> random.Random:
+    """The bot's generator, keyed by the match's secret seed (ruling ALL-2).
+
+    Seeded from public figures (match id, version, seat) anyone could rerun the bot's code and
+    learn its hidden choices and bluffs. An HMAC of the secret seed keeps that as secret as the
+    cards, and leaves the state (and so the replay of the move log) untouched."""
+    secret = str(state["rng"]["seed"]).encode()
+    digest = hmac.new(secret, f"bot:{version}:{seat_number}".encode(), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def do_abort(match_id: int, by_user: User, reason: str) -> Match:
