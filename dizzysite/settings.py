@@ -78,7 +78,15 @@ TEMPLATES = [
                 "games.context_processors.turn_count",
             ],
         },
-    }
+    },
+    {
+        # The board pages (jinja2_templates/): see dizzysite/jinja2.py.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "jinja2_templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "dizzysite.jinja2.environment", "autoescape": True, "trim_blocks": True},
+    },
 ]
 
 DATABASES = {

@@ -7,7 +7,6 @@ with public fields and the engine's view for the viewer's seat (ruling ALL-3).
 from __future__ import annotations
 
 import importlib
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,6 +15,8 @@ from django.utils import timezone
 
 from games import clock
 from games.actions import engine_of, seat_of
+from games.engines.registry import get_spec
+from games.engines.spec import BoardInput, move_json  # noqa: F401 (the old boards import move_json here)
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names
 from moderation.models import ChatMessage
 
@@ -71,7 +72,7 @@ class PlayerView:
     view: dict[str, Any] | None  # the engine's view for this seat (ALL-3)
     legal: list[dict[str, Any]]
     history: list[tuple[int, list[str]]]  # (move number, texts), oldest first
-    board: dict[str, Any] = field(default_factory=dict)  # the game's drawing context
+    board: Any = None  # the game's board: its presenter's typed sections
     lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
     chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat
     can_chat: bool = False
@@ -206,18 +207,23 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
     }
 
 
-def board_context(game: str, info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
-    """The game's own drawing helper, games/boards/<game>.py: build(info, params) -> dict."""
-    module_name = "games.boards." + game.replace("-", "_")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        moves = [{"json": move_json(m), "label": ", ".join(f"{k} {v}" for k, v in m.items())} for m in info.legal]
-        return {"moves": moves}
-    return module.build(info, params)
+def board_context(game: str, info: PlayerView, params: dict[str, str]) -> Any:
+    """The game's presenter (its spec's `present`) turns the viewer's engine view into its board."""
+    spec = get_spec(game)
+    if spec.present is None:
+        return legacy_board_context(game, info, params)
+    given = BoardInput(
+        view=info.view or {},
+        legal=info.legal,
+        seat=info.seat,
+        my_turn=info.my_turn,
+        names=[s.name for s in info.seats],
+        select=params.get("select", ""),
+        is_over=info.match.is_over,
+    )
+    return spec.present(given)
 
 
-def move_json(move: dict[str, Any]) -> str:
-    return json.dumps(move, separators=(",", ":"), sort_keys=True)
+def legacy_board_context(game: str, info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
+    """The Django-template boards not yet moved to a presenter: games/boards/<game>.py."""
+    return importlib.import_module("games.boards." + game.replace("-", "_")).build(info, params)

@@ -12,12 +12,14 @@ from django.db import connection
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from games import actions
-from games.engines.registry import available_engines
+from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm
 from games.models import GAME_NAMES, Match, Seat
 from games.presenters import player_view
@@ -151,18 +153,32 @@ def turn_count(request: HttpRequest) -> HttpResponse:
 
 
 def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
-    """The board template's whole context: the viewer's PlayerView and nothing else of the match."""
-    params = {"select": request.GET.get("select", "")[:64]}  # a selection the board builds up (cells, a piece)
+    """The board templates' whole context: the viewer's PlayerView and nothing else of the match."""
+    select = request.GET.get("select", "")[:64]  # a selection the board builds up (cells, a piece)
+    pv = player_view(match, request.user, {"select": select})
+    spec = get_spec(match.game)
     return {
-        "pv": player_view(match, request.user, params),
+        "pv": pv,
         "error": error,
+        "select": select,
         "poll_seconds": settings.DIZZY_POLL_SECONDS,
+        "stylesheet": spec.stylesheet,
+        "board_template": spec.board_template if spec.present else "",
+        "legacy_board": _legacy_board(request, pv),
+        "chat": mark_safe(render_to_string("games/_chat.html", {"pv": pv}, request=request)),
     }
 
 
+def _legacy_board(request: HttpRequest, pv) -> str:
+    """A board still drawn by a Django template (games/boards/<game>.py), until its presenter is written."""
+    if not isinstance(pv.board, dict) or "template" not in pv.board:
+        return ""
+    return mark_safe(render_to_string(pv.board["template"], {"pv": pv}, request=request))
+
+
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
-    template = "games/match.html#board" if request.htmx else "games/match.html"
-    return render(request, template, match_context(request, match, error), status=status)
+    template = "games/_board.html" if request.htmx else "games/match.html"
+    return render(request, template, match_context(request, match, error), status=status, using="jinja2")
 
 
 def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error: str = "") -> HttpResponse:

@@ -1,33 +1,40 @@
-"""Engines by slug: the site, bots, selfplay and the conformance test look games up here."""
+"""The games of the site: one line per game package, each declaring a `SPEC` (games/engines/spec.py).
+
+Everything else (names, engines, the site's forms and pages) is derived from these specs.
+"""
 
 from __future__ import annotations
 
 import importlib
 
 from games.engines.base import Engine
+from games.engines.spec import GameSpec
+
+GAME_PACKAGES: list[str] = [
+    "games.engines.solitaire_chess",
+    "games.engines.flower_field",
+    "games.engines.dizzy_duo_battle",
+    "games.engines.lizzy_ghosties",
+]
+
+SPECS: dict[str, GameSpec] = {}
+for _package in GAME_PACKAGES:
+    _spec: GameSpec = importlib.import_module(_package).SPEC
+    SPECS[_spec.slug] = _spec
 
 # Every game of the site, slug -> name.
-GAMES: dict[str, str] = {
-    "solitaire-chess": "Solitaire Chess",
-    "doubting-flower-field": "Doubting Flower Field",
-    "dizzy-duo-battle": "Dizzy Duo Battle",
-    "lizzy-ghosties": "Lizzy Ghosties",
-}
+GAMES: dict[str, str] = {slug: spec.name for slug, spec in SPECS.items()}
 
-# Games whose engine is built: slug -> the module that defines ENGINE.
-ENGINE_MODULES: dict[str, str] = {
-    "solitaire-chess": "games.engines.solitaire_chess",
-    "dizzy-duo-battle": "games.engines.dizzy_duo_battle",
-    "lizzy-ghosties": "games.engines.lizzy_ghosties",
-    "doubting-flower-field": "games.engines.flower_field",
-}
+
+def get_spec(slug: str) -> GameSpec:
+    if slug not in SPECS:
+        raise KeyError(f"no game {slug!r}")
+    return SPECS[slug]
 
 
 def get_engine(slug: str) -> Engine:
-    if slug not in ENGINE_MODULES:
-        raise KeyError(f"no engine for {slug!r}")
-    return importlib.import_module(ENGINE_MODULES[slug]).ENGINE
+    return get_spec(slug).engine
 
 
 def available_engines() -> dict[str, Engine]:
-    return {slug: get_engine(slug) for slug in ENGINE_MODULES}
+    return {slug: spec.engine for slug, spec in SPECS.items()}

@@ -1,5 +1,9 @@
 """Dizzy Duo Battle (seed 000; rulings DD-1 to DD-9). The engine is in engine.py, the bots in bots.py."""
 
 from games.engines.dizzy_duo_battle.engine import ENGINE, DizzyDuoBattle
+from games.engines.spec import GameSpec, LiveClock
 
-__all__ = ["ENGINE", "DizzyDuoBattle"]
+# The seed names no clock: 1 minute a turn and 5 reserve minutes, as Solitaire Chess (ALL-1).
+SPEC = GameSpec(ENGINE, None, LiveClock(60, 5, 60))
+
+__all__ = ["ENGINE", "SPEC", "DizzyDuoBattle"]

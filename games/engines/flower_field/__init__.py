@@ -32,7 +32,10 @@ See rules.py for the state machine and the view's keys, bots.py for the bots.
 """
 
 from games.engines.flower_field.rules import FlowerFieldEngine
+from games.engines.spec import GameSpec, LiveClock
 
 ENGINE = FlowerFieldEngine()
+# The seed's tournament clock: 2 minutes a turn, 10 minutes of reserve in 30-second periods (ALL-1).
+SPEC = GameSpec(ENGINE, None, LiveClock(120, 20, 30))
 
-__all__ = ["ENGINE", "FlowerFieldEngine"]
+__all__ = ["ENGINE", "SPEC", "FlowerFieldEngine"]

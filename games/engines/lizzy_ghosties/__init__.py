@@ -74,7 +74,10 @@ Points the seed and the rulings leave open, settled as a real table would:
 """
 
 from games.engines.lizzy_ghosties.engine import LizzyGhosties
+from games.engines.spec import GameSpec, LiveClock
 
 ENGINE = LizzyGhosties()
+# The seed names no clock: 2 minutes a turn (a turn has several decisions) and 5 reserve minutes (ALL-1).
+SPEC = GameSpec(ENGINE, None, LiveClock(120, 5, 60))
 
-__all__ = ["ENGINE", "LizzyGhosties"]
+__all__ = ["ENGINE", "SPEC", "LizzyGhosties"]

@@ -1,0 +1,33 @@
+"""The Jinja2 environment of the board pages (Django's own Jinja2 backend; see settings.TEMPLATES).
+
+Django templates draw the rest of the site; the board pages, which players load most, use Jinja2 for
+speed. The few helpers the templates need are Django's own functions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.messages import get_messages
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import dateformat, timezone
+from jinja2 import Environment
+
+
+def url(name: str, *args) -> str:
+    return reverse(name, args=args)
+
+
+def date(value: datetime | None, format_string: str) -> str:
+    """Django's `date` filter: the time in the viewer's zone (UserTimezoneMiddleware activates it)."""
+    if value is None:
+        return ""
+    return dateformat.format(timezone.localtime(value), format_string)
+
+
+def environment(**options) -> Environment:
+    env = Environment(**options)
+    env.globals.update({"static": static, "url": url, "get_messages": get_messages})
+    env.filters["date"] = date
+    return env
