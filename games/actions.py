@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import random
 import secrets
 from dataclasses import dataclass
@@ -283,17 +284,35 @@ def _start_if_full(match: Match) -> None:
 
 
 def parse_move(raw: str | dict[str, Any]) -> dict[str, Any]:
-    """A move from a form field (JSON text) or a bot (a dict), checked for shape only."""
+    """A move from a form field (JSON text) or a bot (a dict), checked for shape only.
+
+    Anything the parser or the database could choke on is refused here, before the match is
+    locked: deep nesting (RecursionError), non-finite or overlong numbers, NUL characters and lone
+    surrogates (PostgreSQL stores neither in the move log)."""
     if isinstance(raw, str):
         if len(raw) > MAX_MOVE_BYTES:
             raise ActionError("That move is too long.")
         try:
-            raw = json.loads(raw)
-        except ValueError:
+            raw = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+            json.dumps(raw, ensure_ascii=False).encode()
+        except (ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
             raise ActionError("That move could not be read.") from None
+        if "\\u0000" in json.dumps(raw):
+            raise ActionError("That move could not be read.")
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         raise ActionError("That move could not be read.")
     return raw
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a move holds")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a move holds finite numbers only")
+    return value
 
 
 def seat_of(match: Match, user: User) -> Seat | None:

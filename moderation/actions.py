@@ -31,6 +31,8 @@ def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
     text = (text or "").strip()
     if not text:
         raise ActionError("Write something first.")
+    if "\x00" in text:  # no browser sends it, and PostgreSQL cannot store it
+        raise ActionError("A message cannot hold NUL characters.")
     if len(text) > MAX_CHAT_LENGTH:
         raise ActionError(f"A message has at most {MAX_CHAT_LENGTH} characters.")
     with transaction.atomic():
@@ -54,6 +56,8 @@ def report_message(message_id: int, user: User, reason: str = "") -> Report:
         raise ActionError("There is no such message.")
     if message.author_id == user.pk:
         raise ActionError("You cannot report your own message.")
+    if "\x00" in (reason or ""):
+        raise ActionError("A reason cannot hold NUL characters.")
     try:
         with transaction.atomic():
             return Report.objects.create(message=message, reporter=user, reason=(reason or "")[:300])
@@ -62,7 +66,7 @@ def report_message(message_id: int, user: User, reason: str = "") -> Report:
 
 
 def block_user(user: User, username: str) -> Block:
-    other = User.objects.filter(username__iexact=(username or "").strip()).first()
+    other = _user_named(username)
     if other is None:
         raise ActionError("There is no such player.")
     if other.pk == user.pk:
@@ -72,7 +76,17 @@ def block_user(user: User, username: str) -> Block:
 
 
 def unblock_user(user: User, username: str) -> None:
-    Block.objects.filter(blocker=user, blocked__username__iexact=(username or "").strip()).delete()
+    other = _user_named(username)
+    if other is not None:
+        Block.objects.filter(blocker=user, blocked=other).delete()
+
+
+def _user_named(username: str) -> User | None:
+    """The user of that name, or None; a name PostgreSQL cannot even compare (NUL) is nobody."""
+    username = (username or "").strip()
+    if not username or "\x00" in username:
+        return None
+    return User.objects.filter(username__iexact=username).first()
 
 
 # --- moderators -----------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games.actions import ActionError
@@ -48,7 +49,14 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
         messages.success(request, f"You blocked {username}: they cannot invite you or join your matches.")
     except ActionError as problem:
         messages.error(request, str(problem))
-    return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith("/") else "profile")
+    target = request.POST.get("next", "")
+    return HttpResponseRedirect(target) if _stays_on_site(request, target) else redirect("profile")
+
+
+def _stays_on_site(request: HttpRequest, target: str) -> bool:
+    """A path of this site: "//other.host/" starts with "/" too, and leaves it."""
+    allowed = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
+    return allowed and target.startswith("/") and "\x00" not in target
 
 
 @require_POST

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote, quote_from_bytes
 
 import pytest
+from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import actions
 from games.models import Match, Move
 from tests.helpers import start_match, user_to_act
 
@@ -113,3 +116,167 @@ def test_hostile_settings_forms(alice, client_for, data):
     c = client_for(alice)
     for url in ("/settings/", "/email/preferences/", "/settings/vacation/"):
         assert c.post(url, data).status_code in (200, 302)
+
+
+# --- every field of every form, every query parameter: the worst a parser can be handed ----------
+
+HOSTILE = {
+    "nested list": b"[" * 1500 + b"]" * 1500,
+    "nested move": b'{"type":"move","to":' + b"[" * 1500 + b"]" * 1500 + b"}",
+    "nested object": b'{"a":' * 1000 + b"1" + b"}" * 1000,
+    "NUL": b"a\x00b",
+    "NUL in JSON": b'{"type":"move\\u0000","to":"\\u0000"}',
+    "lone surrogate in JSON": b'{"type":"move","to":"\\ud800"}',
+    "invalid UTF-8": b"\xff\xfe\xc3\x28\xed\xa0\x80",
+    "huge number": b"9" * 5000,
+    "huge negative number": b"-" + b"9" * 40,
+    "huge exponent": b"1e999999",
+    "huge number in JSON": b'{"type":"move","to":' + b"9" * 3000 + b"}",
+    "infinity in JSON": b'{"type":"move","to":1e999,"x":NaN}',
+}
+
+
+def form_body(fields: dict[str, bytes]) -> bytes:
+    return "&".join(f"{quote(name)}={quote_from_bytes(value)}" for name, value in fields.items()).encode()
+
+
+def post_raw(c: Client, url: str, fields: dict[str, bytes], **headers):
+    return c.generic("POST", url, form_body(fields), content_type="application/x-www-form-urlencoded", **headers)
+
+
+@pytest.fixture
+def world(alice, bob, make_user):
+    """A running match (alice or bob to move), an open one with a free seat, a chat message, staff."""
+    from moderation.models import ChatMessage
+
+    running = start_match(alice, [bob])
+    lobby = actions.create_match(alice, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("open")])
+    message = ChatMessage.objects.create(match=running, author=bob, text="hello")
+    staff = make_user("mod", is_staff=True, is_superuser=True)
+    return {"running": running, "lobby": lobby, "message": message, "staff": staff, "mover": user_to_act(running).user}
+
+
+def forms_of(world) -> list[tuple[str, dict[str, bytes]]]:
+    """Every form of the site with sane values; each field in turn gets each hostile value."""
+    m, lobby, msg = world["running"].pk, world["lobby"].pk, world["message"].pk
+    return [
+        (f"/matches/{m}/move/", {"version": b"0", "move": b'{"type":"order","first":true}'}),
+        (
+            "/matches/new/?game=solitaire-chess",
+            {
+                "game": b"solitaire-chess",
+                "players": b"2",
+                "seat_1": b"bot:random",
+                "invite_1": b"bob",
+                "option_ruleset": b"death",
+                "option_advantage": b"1",
+                "time_preset": b"custom",
+                "turn_minutes": b"60",
+                "reserve_periods": b"2",
+                "period_minutes": b"60",
+                "weekend_pause": b"on",
+                "spectators_read_chat": b"on",
+            },
+        ),
+        (f"/matches/{lobby}/seats/1/", {"kind": b"invite", "username": b"bob"}),
+        (f"/matches/{m}/chat/", {"text": b"hi"}),
+        (f"/chat/{msg}/report/", {"reason": b"rude"}),
+        ("/players/bob/block/", {"next": b"/settings/"}),
+        ("/settings/", {"display_name": b"Alice", "time_zone": b"Europe/Paris"}),
+        ("/settings/vacation/", {"on": b"0"}),
+        ("/email/preferences/", {kind: b"digest" for kind in ("your_turn", "invited", "started", "finished")}),
+        ("/accounts/login/", {"login": b"alice", "password": b"pw-alice"}),
+        ("/accounts/signup/", {"username": b"x", "email": b"x@example.com", "password1": b"pw", "password2": b"pw"}),
+        ("/accounts/password/reset/", {"email": b"alice@example.com"}),
+    ]
+
+
+def query_urls(world) -> list[tuple[str, str, dict]]:
+    """Every page that reads query parameters: (path, parameter, headers)."""
+    m = world["running"].pk
+    return [
+        (f"/matches/{m}/", "since", {"HTTP_HX_REQUEST": "true"}),
+        (f"/matches/{m}/", "select", {}),
+        (f"/matches/{m}/", "select", {"HTTP_HX_REQUEST": "true"}),
+        ("/matches/new/", "game", {}),
+        (f"/admin/games/match/{m}/replay/", "n", {}),
+        ("/accounts/login/", "next", {}),
+    ]
+
+
+def game_snapshot(world) -> tuple:
+    match = Match.objects.get(pk=world["running"].pk)
+    return match.state, match.version, Move.objects.count()  # (a new match with odd but valid options is fine)
+
+
+def test_hostile_values_in_every_form_field_are_never_a_500(world, client_for):
+    before = game_snapshot(world)
+    failures = []
+    for url, sane in forms_of(world):
+        c = client_for(world["mover"]) if "/accounts/" not in url else Client()
+        c.raise_request_exception = False  # collect every 500, not just the first
+        for field in sane:
+            for label, value in HOSTILE.items():
+                response = post_raw(c, url, {**sane, field: value})
+                if response.status_code >= 500:
+                    failures.append(f"POST {url} {field}={label}: {response.status_code}")
+    assert not failures, "\n".join(failures)
+    assert game_snapshot(world) == before
+
+
+def test_hostile_values_in_every_query_parameter_are_never_a_500(world, client_for):
+    before = game_snapshot(world)
+    failures = []
+    for viewer in (world["mover"], world["staff"]):
+        c = client_for(viewer)
+        c.raise_request_exception = False
+        for path, name, headers in query_urls(world):
+            for label, value in HOSTILE.items():
+                response = c.get(f"{path}?{quote(name)}={quote_from_bytes(value)}", **headers)
+                if response.status_code >= 500:
+                    failures.append(f"GET {path}?{name}={label}: {response.status_code}")
+    assert not failures, "\n".join(failures)
+    assert game_snapshot(world) == before
+
+
+def test_hostile_values_in_path_parameters_are_never_a_500(world, client_for):
+    c = client_for(world["mover"])
+    c.raise_request_exception = False
+    for label, value in HOSTILE.items():
+        text = quote_from_bytes(value[:200])
+        for url in (f"/players/{text}/block/", f"/players/{text}/unblock/", f"/email/unsubscribe/{text}/"):
+            assert c.post(url).status_code < 500, f"POST {url} ({label})"
+    for number in ("9" * 30, "9" * 5000):
+        for url in (f"/matches/{number}/", f"/matches/{number}/move/", f"/chat/{number}/report/"):
+            assert c.post(url, {"version": "0", "move": "{}"}).status_code < 500, f"POST {url[:40]}"
+
+
+@pytest.mark.parametrize("label", sorted(HOSTILE))
+def test_an_unreadable_move_is_a_400_and_changes_nothing(world, client_for, label):
+    """The move endpoint itself: never a 500, a clear 400, the match as it was."""
+    match, c = world["running"], client_for(world["mover"])
+    before = game_snapshot(world)
+    response = post_raw(c, f"/matches/{match.pk}/move/", {"version": b"0", "move": HOSTILE[label]})
+    assert response.status_code == 400
+    assert '<p class="error" role="alert">' in response.content.decode()
+    assert game_snapshot(world) == before
+
+
+def test_deeply_nested_move_under_the_size_limit_is_a_400(world, client_for):
+    """The reported case: 1,500 [ then 1,500 ] (3,000 bytes) answered 500 (RecursionError)."""
+    match = world["running"]
+    raw = "[" * 1500 + "]" * 1500
+    response = client_for(world["mover"]).post(f"/matches/{match.pk}/move/", {"version": "0", "move": raw})
+    assert response.status_code == 400
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+@pytest.mark.parametrize("target", ["//other.host/", "https://other.host/", "/\\other.host/", "///other.host"])
+def test_block_never_redirects_off_the_site(alice, bob, client_for, target):
+    response = client_for(alice).post("/players/bob/block/", {"next": target})
+    assert response.status_code == 302 and response["Location"] == "/settings/"
+
+
+def test_block_returns_to_a_page_of_the_site(alice, bob, client_for):
+    response = client_for(alice).post("/players/bob/block/", {"next": "/matches/new/"})
+    assert response.status_code == 302 and response["Location"] == "/matches/new/"
