@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from accounts.models import User
@@ -62,6 +62,17 @@ class SeatSpec:
 
 def engine_of(match: Match) -> Engine:
     return get_engine(match.game)
+
+
+def save_board_change(match: Match, fields: list[str] | None = None) -> None:
+    """Save the match (these `fields`, or all of it) with its revision one higher: the board changed.
+
+    Idle polls compare Match.revision, so it must grow at every change and never repeat or go back,
+    even for a caller that holds no row lock: the database adds one to what it stores (F), not to
+    a value this process read earlier. Every writer of the revision goes through here."""
+    match.revision = F("revision") + 1
+    match.save(update_fields=None if fields is None else [*fields, "revision"])
+    match.refresh_from_db(fields=["revision"])
 
 
 def _lock(match_id: int) -> Match:
@@ -188,8 +199,7 @@ def do_join(match_id: int, user: User) -> Match:
             seat.user = user
         seat.accepted = True
         seat.save(update_fields=["user", "accepted"])
-        match.revision += 1
-        match.save(update_fields=["revision"])
+        save_board_change(match, [])
         _start_if_full(match)
         return match
 
@@ -207,8 +217,7 @@ def do_leave(match_id: int, user: User) -> Match:
             raise ActionError("You created this match: cancel it instead.")
         seat.user, seat.accepted = None, False
         seat.save(update_fields=["user", "accepted"])
-        match.revision += 1
-        match.save(update_fields=["revision"])
+        save_board_change(match, [])
         return match
 
 
@@ -221,8 +230,7 @@ def do_cancel(match_id: int, user: User) -> Match:
             raise ActionError("Only a match that has not started can be cancelled.")
         match.status = Match.Status.CANCELLED
         match.ended = timezone.now()
-        match.revision += 1
-        match.save(update_fields=["status", "ended", "revision"])
+        save_board_change(match, ["status", "ended"])
         return match
 
 
@@ -259,8 +267,7 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         seat.save(update_fields=["user", "bot_level", "accepted"])
         if seat.user_id:
             notify(match, seat.user, Kind.INVITED, match.revision)
-        match.revision += 1
-        match.save(update_fields=["revision"])
+        save_board_change(match, [])
         _start_if_full(match)
         return match
 
@@ -550,8 +557,7 @@ def _change_clocks(user: User, change) -> None:
                 change(match, seat)
                 seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
         match.deadline = earliest_deadline(seats)
-        match.revision += 1
-        match.save(update_fields=["deadline", "revision"])
+        save_board_change(match, ["deadline"])
 
 
 def _slow_matches_to_act(user: User) -> list[int]:
@@ -590,7 +596,6 @@ def _after_state_change(
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
     Called with the match row locked, after every change of state."""
-    match.revision += 1
     to_act = set(engine.to_act(match.state))
     result = engine.result(match.state)
     now = timezone.now()
@@ -616,7 +621,7 @@ def _after_state_change(
         seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at", "timeouts_in_row"]
     )
     match.deadline = earliest_deadline(seats)
-    match.save()
+    save_board_change(match)
 
     if result is not None:
         for seat in seats:
@@ -726,8 +731,7 @@ def do_abort(match_id: int, by_user: User, reason: str) -> Match:
         match.ended = timezone.now()
         match.deadline = None
         match.end_reason = (reason or f"Aborted by {by_user.username}")[:200]
-        match.revision += 1
-        match.save()
+        save_board_change(match)
         match.seats.update(to_act=False)
         return match
 
@@ -743,8 +747,7 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
         seat.handed_to_bot = True
         seat.bot_level = "normal" if "normal" in engine.bots else "random"
         seat.save(update_fields=["handed_to_bot", "bot_level"])
-        match.revision += 1
-        match.save(update_fields=["revision"])
+        save_board_change(match, [])
         if seat.to_act:
             _queue_bot_moves(match)
         return match
@@ -764,8 +767,7 @@ def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
         match.end_reason = reason[:200]
         match.ended = timezone.now()
         match.deadline = None
-        match.revision += 1
-        match.save()
+        save_board_change(match)
         for seat in seats:
             stop_turn_clock(seat)
             seat.to_act = False

@@ -44,8 +44,7 @@ def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
         if match.status == Match.Status.CANCELLED:
             raise ActionError("This match was cancelled.")
         message = ChatMessage.objects.create(match=match, author=user, text=text)
-        match.revision += 1  # the board fragment shows the chat: polls pick it up
-        match.save(update_fields=["revision"])
+        game_actions.save_board_change(match, [])  # the board fragment shows the chat: polls pick it up
         return message
 
 
@@ -102,7 +101,7 @@ def hide_message(moderator: User, message_id: int, reason: str) -> None:
         message.hidden = True
         message.save(update_fields=["hidden"])
         message.reports.filter(status=Report.Status.OPEN).update(status=Report.Status.HIDDEN)
-        Match.objects.filter(pk=message.match_id).update(revision=message.match.revision + 1)
+        game_actions.save_board_change(message.match, [])  # read without the row lock: F() adds one
         _log(moderator, "hide message", reason, message=message, target_user=message.author, match=message.match)
 
 

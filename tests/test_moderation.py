@@ -174,3 +174,37 @@ def test_staff_replay_move_by_move_is_logged(match, alice, bob, staff, client_fo
     assert client_for(alice).get(f"/admin/games/match/{match.pk}/replay/").status_code == 302
     c.get(f"/admin/games/match/{match.pk}/change/")
     assert ModerationLog.objects.filter(moderator=staff, match=match).count() == 3
+
+
+def test_hiding_a_message_read_before_a_move_still_raises_the_revision(match, alice, bob, staff, monkeypatch):
+    """The moderator's action reads the message (and its match) without the match's row lock; a
+    move committed in between must not make the revision repeat or go back (idle polls compare it)."""
+    from moderation import actions as moderation
+
+    message = ChatMessage.objects.create(match=match, author=alice, text="rude words")
+    stale = ChatMessage.objects.select_related("match").get(pk=message.pk)  # read before the move
+    mover = user_to_act(match)
+    actions.do_move(match.pk, mover.user, 0, actions.engine_of(match).legal_moves(match.state, mover.number)[0])
+    after_move = Match.objects.get(pk=match.pk).revision
+    assert after_move > stale.match.revision
+
+    class StaleQuery:
+        def select_for_update(self):
+            return self
+
+        def get(self, pk):
+            return stale
+
+    monkeypatch.setattr(moderation.ChatMessage, "objects", StaleQuery())
+    moderation.hide_message(staff, message.pk, "insult")
+    assert Match.objects.get(pk=match.pk).revision == after_move + 1
+
+
+def test_every_writer_raises_the_revision_by_one_from_what_is_stored(match, alice):
+    """Two copies of a match read at the same revision, each saved as a board change: no repeat."""
+    first, second = Match.objects.get(pk=match.pk), Match.objects.get(pk=match.pk)
+    start = first.revision
+    actions.save_board_change(first, [])
+    actions.save_board_change(second, [])
+    assert (first.revision, second.revision) == (start + 1, start + 2)
+    assert Match.objects.get(pk=match.pk).revision == start + 2
