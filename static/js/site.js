@@ -14,3 +14,27 @@ function showTurnCount() {
 }
 document.addEventListener("DOMContentLoaded", showTurnCount);
 document.addEventListener("htmx:afterSettle", showTurnCount);
+
+// Keyboard and screen-reader players keep their place: after the board is redrawn (a step of a move,
+// a move, or the opponent's move arriving while the focus was on the board), the focus goes to the
+// control the board marks with data-autofocus, else its first control, else the board itself.
+let boardHadFocus = false;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const elt = event.detail.elt;
+  if (elt.id !== "board" && elt.closest && elt.closest("#board")) boardHadFocus = true;
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const board = document.getElementById("board");
+  if (board && board.contains(document.activeElement) && document.activeElement !== document.body) boardHadFocus = true;
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (!boardHadFocus || !event.detail.target || event.detail.target.id !== "board") return;
+  boardHadFocus = false;
+  const board = document.getElementById("board");
+  if (!board) return;
+  const next =
+    board.querySelector("[data-autofocus]") ||
+    board.querySelector(".move-form button:not([disabled]), .move-form a[href], .move-form select") ||
+    board;
+  next.focus();
+});

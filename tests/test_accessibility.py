@@ -1,0 +1,78 @@
+"""axe-core over every board, in its interactive states, and the keyboard focus after each step.
+
+Marker `browser`: Debian's chromium driven by Playwright; axe-core comes with axe-playwright-python.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.helpers import start_match, user_to_act
+from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 3, "lizzy-ghosties": 4}
+# A step of a move: a piece selected, a card taken, a cell of a challenge named.
+STEP = "#board .move-form a[href*='select='], #board .move-form button[type=submit]"
+
+
+@pytest.fixture
+def browser(chromium_path, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in the test's thread
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def page_as(browser, live_server, user, width: int = 1200):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    return context.new_page()
+
+
+def serious_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("critical", "serious")
+    ]
+
+
+def focus_is_on_the_board(page) -> bool:
+    return page.evaluate("() => !!document.activeElement.closest('#board')")
+
+
+@pytest.mark.parametrize("game", ["solitaire-chess"])  # the other boards join as their presenters land
+def test_every_board_is_axe_clean_in_its_states_and_keeps_the_focus(game, browser, live_server, make_user):
+    users = [make_user(f"player{i}") for i in range(PLAYERS[game])]
+    match = start_match(users[0], users[1:], game)
+    page = page_as(browser, live_server, user_to_act(match).user, width=390)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    found = {"first view": serious_violations(page)}
+    for step in range(1, 4):  # a few steps by keyboard: the focus must stay on the board each time
+        control = page.locator(STEP).first
+        if not control.count():
+            break
+        page.evaluate(
+            "() => { window.swapped = false; "
+            "document.addEventListener('htmx:afterSettle', () => { window.swapped = true; }); }"
+        )
+        control.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => window.swapped")
+        assert focus_is_on_the_board(page), f"{game}: after step {step} the focus left the board"
+        found[f"after step {step}"] = serious_violations(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"axe-{game}.png"), full_page=True)
+    assert {state: v for state, v in found.items() if v} == {}
+    assert len(found) >= 2, f"{game}: no step of a move was offered by keyboard"
