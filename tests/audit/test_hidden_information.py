@@ -169,14 +169,8 @@ def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
     if leak == "hand in the view":
         original = engine.view
         monkeypatch.setattr(engine, "view", lambda state, seat: {**original(state, seat), "all": state["hands"]})
-        monkeypatch.setattr(
-            "games.boards.dizzy_duo_battle.build",
-            lambda info, params: {
-                "template": "games/boards/_generic.html",
-                "moves": [{"json": "", "label": str(info.view["all"])}],
-            },
-            raising=False,
-        )
+        # ... and a board section that draws it: the presenter's round line.
+        monkeypatch.setattr("games.engines.dizzy_duo_battle.board._about", lambda view: str(view["all"]))
     else:
         from games import presenters
 

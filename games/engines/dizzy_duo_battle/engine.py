@@ -197,9 +197,13 @@ class DizzyDuoBattle(Engine):
         # ruling DD-7: a player whose 10th turn of the round comes with no attack yet must attack.
         return state["turns"][seat] >= FORCED_ATTACK_TURN - 1
 
+    def _fewest_turns(self, state: State) -> int:
+        # ruling DD-7: the attack gate counts the turns of the players still in.
+        return min((state["turns"][s] for s in self._in(state)), default=0)
+
     def _turns_block(self, state: State) -> str | None:
         # ruling DD-7: an attack needs every player still in to have taken 3 turns this round.
-        fewest = min(state["turns"][s] for s in self._in(state))
+        fewest = self._fewest_turns(state)
         if fewest >= TURNS_BEFORE_ATTACK:
             return None
         return (
@@ -600,6 +604,10 @@ class DizzyDuoBattle(Engine):
             "turns": list(state["turns"]),
             "turns_before_attack": TURNS_BEFORE_ATTACK,
             "forced_attack_turn": FORCED_ATTACK_TURN,
+            # ruling DD-7's gate for the round: the fewest turns of a player still in, and whether
+            # every player still in has had their 3 turns (attacks are then open to a duo).
+            "fewest_turns": self._fewest_turns(state),
+            "attacks_open": self._turns_block(state) is None,
             "hand_sizes": [len(hand) for hand in state["hands"]],
             "open_top": state["open"][-1] if state["open"] else None,
             "open_pile": list(state["open"]),  # every card in it was put there face up
@@ -624,11 +632,13 @@ class DizzyDuoBattle(Engine):
             "attack_blocked": None if over else "Spectators do not play.",
             "must_attack": False,
             "attack_cards": [],
+            "two_lizzies": None,  # the viewer's hand holds two valid Lizzies at once (DD-7)
         }
         if playing:
             hand = state["hands"][seat]
             view["hand"] = list(hand)
             view["best"] = cards.best_arrangement(hand).as_dict() if hand else None
+            view["two_lizzies"] = cards.has_two_lizzies(hand)
             blocked = self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
             view["attack_blocked"] = blocked
             view["can_attack"] = blocked is None
