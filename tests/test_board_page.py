@@ -1,0 +1,48 @@
+"""The board page as served: compressed, one game stylesheet, a description, few queries at any move."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+
+import pytest
+
+from games.engines.registry import SPECS
+from tests.helpers import start_match
+
+pytestmark = pytest.mark.django_db
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 6, "lizzy-ghosties": 8}
+
+
+@pytest.fixture(params=list(SPECS))
+def page(request, make_user, client_for):
+    slug = request.param
+    users = [make_user(f"player{i}") for i in range(PLAYERS[slug])]
+    match = start_match(users[0], users[1:], slug)
+    return slug, client_for(users[0]).get(f"/matches/{match.pk}/", HTTP_ACCEPT_ENCODING="gzip")
+
+
+def test_the_board_page_is_served_compressed(page):
+    slug, response = page
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    html = gzip.decompress(response.content).decode()
+    assert html.lstrip().startswith("<!doctype html>")
+    assert len(response.content) < 30_000, f"{slug}: {len(response.content)} bytes compressed"
+
+
+def test_the_board_page_links_its_own_stylesheet_and_the_sites_only(page):
+    slug, response = page
+    html = gzip.decompress(response.content).decode()
+    sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+    assert sheets == ["/static/css/site.css", f"/static/css/games/{slug}.css"]
+    assert re.search(r'<meta name="description" content="[^"]{20,}">', html)
+
+
+def test_no_stylesheet_imports_another():
+    sheets = list(STATIC.rglob("*.css"))
+    assert sheets
+    assert [str(p) for p in sheets if "@import" in p.read_text()] == []
