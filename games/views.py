@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -152,6 +153,10 @@ def turn_count(request: HttpRequest) -> HttpResponse:
     return render(request, "games/_turn_count.html")
 
 
+LIVE_TURN_SECONDS = 600  # a clock this short is played live: the board polls every LIVE_POLL_SECONDS
+LIVE_POLL_SECONDS = 2
+
+
 def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
     """The board templates' whole context: the viewer's PlayerView and nothing else of the match."""
     select = request.GET.get("select", "")[:64]  # a selection the board builds up (cells, a piece)
@@ -161,7 +166,8 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
         "pv": pv,
         "error": error,
         "select": select,
-        "poll_seconds": settings.DIZZY_POLL_SECONDS,
+        "poll_seconds": LIVE_POLL_SECONDS if match.turn_seconds <= LIVE_TURN_SECONDS else settings.DIZZY_POLL_SECONDS,
+        "now_ms": int(time.time() * 1000),  # the server's clock, for the ticking clocks (static/js/clock.js)
         "stylesheet": spec.stylesheet,
         "board_template": spec.board_template if spec.present else "",
         "legacy_board": _legacy_board(request, pv),

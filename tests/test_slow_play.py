@@ -243,7 +243,8 @@ def test_board_shows_time_left_in_words_in_the_viewers_zone(alice, bob, client_f
     alice.save()
     match = start_match(alice, [bob])
     page = client_for(alice).get(f"/matches/{match.pk}/").content.decode()
-    assert "1 day left" in page and "Thu 19 Nov, 21:00 JST" in page and "5 reserve periods of 1 day" in page
+    assert '<span class="clock-left">1 day</span> left' in page and "Thu 19 Nov, 21:00 JST" in page
+    assert "5 reserve periods of 1 day" in page
 
 
 def test_turn_count_in_navigation(alice, bob, client_for):

@@ -1,0 +1,50 @@
+// The board's clocks tick in the browser. Each <time class="clock"> counts down to the server's
+// deadline (data-deadline, ms since the epoch), corrected by how far this device's clock is from the
+// server's (data-now, the server's time when it drew the board). When a deadline passes, the board
+// asks the server at once, so the reserve period or the consequence shows without a reload.
+(function () {
+  "use strict";
+
+  function two(n) {
+    return String(n).padStart(2, "0");
+  }
+
+  function inWords(ms) {
+    const seconds = Math.max(0, Math.ceil(ms / 1000));
+    const days = Math.floor(seconds / 86400);
+    const hours = Math.floor((seconds % 86400) / 3600);
+    const minutes = Math.floor((seconds % 3600) / 60);
+    if (days) return `${days} day${days > 1 ? "s" : ""} ${hours} hour${hours !== 1 ? "s" : ""}`;
+    if (hours) return `${hours}:${two(minutes)}:${two(seconds % 60)}`;
+    return `${minutes}:${two(seconds % 60)}`;
+  }
+
+  function tick() {
+    document.querySelectorAll("time.clock[data-deadline]").forEach((clock) => {
+      if (!clock.dataset.offset) clock.dataset.offset = String(Number(clock.dataset.now) - Date.now());
+      const left = Number(clock.dataset.deadline) - (Date.now() + Number(clock.dataset.offset));
+      clock.querySelector(".clock-left").textContent = inWords(left);
+      clock.classList.toggle("clock-low", left <= 10000);
+      if (left <= 0 && !clock.dataset.expired) {
+        clock.dataset.expired = "1";
+        const board = document.getElementById("board");
+        if (board && window.htmx) setTimeout(() => window.htmx.trigger(board, "poll"), 1000);
+      }
+    });
+  }
+
+  setInterval(tick, 1000);
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSettle", tick);
+
+  // No polling while the tab is hidden; one poll as soon as it is shown again.
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (document.hidden && event.detail.elt.id === "board" && event.detail.requestConfig.verb === "get") {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("visibilitychange", () => {
+    const board = document.getElementById("board");
+    if (!document.hidden && board && window.htmx) window.htmx.trigger(board, "poll");
+  });
+})();
