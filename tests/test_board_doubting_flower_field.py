@@ -1,34 +1,241 @@
-"""The Doubting Flower Field pages: hiding, planting and challenging by clicking cells, what each viewer
-sees (own hidden flowers only, FF-2 / ALL-3), and that no page ever lists challenges (FF-9).
+"""The Doubting Flower Field board: its presenter (games/engines/flower_field/board.py) from engine
+states, and the pages it draws: hiding, planting and challenging by clicking cells, what each viewer sees
+(own hidden flowers only, FF-2 / ALL-3), that no page ever lists challenges (FF-9), and that every
+control is named by its visible text.
 
-Moves are made the way a player makes them: follow the links a page offers (`?select=...`), then post
-the JSON of a button found on the page.
+Page moves are made the way a player makes them: follow the links a page offers (`?select=...`), then
+post the JSON of a button found on the page.
 """
 
 from __future__ import annotations
 
+import ast
 import html
+import inspect
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 from django.test import Client
 
 from games import actions
+from games.engines.flower_field import board as ff_board
 from games.engines.flower_field.fields import CELL_INDEX, CELLS, fields_equal
 from games.engines.registry import get_engine
+from games.engines.spec import BoardInput
 from games.models import Match
 from tests.helpers import start_match
 
-pytestmark = pytest.mark.django_db
-
 GAME = "doubting-flower-field"
 ENGINE = get_engine(GAME)
+NAMES = ["alice", "bob"]
+pytestmark = pytest.mark.django_db
 MOVE_BUTTONS = re.compile(r'name="move" value="([^"]*)"')
 SELECT_LINKS = re.compile(r'href="/matches/\d+/\?select=([^"#]*)#ff-field"')
-ROOT = Path(__file__).resolve().parents[1]
+ALICE_HIDDEN = [("B2", "red"), ("F6", "blue")]
+BOB_HIDDEN = [("A7", "yellow"), ("G1", "yellow")]
+
+
+def hide(flowers: list[tuple[str, str]]) -> dict:
+    return {"type": "hide", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
+
+
+def plant(*flowers: tuple[str, str]) -> dict:
+    return {"type": "plant", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
+
+
+# --- the presenter, from engine states ---------------------------------------------------------------
+def engine_state(*moves: tuple[int, dict]) -> dict:
+    """A game where alice (seat 0) has the advantage, after `moves` (seat, move)."""
+    state = ENGINE.new_state(2, {"advantage": "0"}, 7)
+    for seat, move in moves:
+        state, _ = ENGINE.apply(state, seat, move)
+    return state
+
+
+HIDDEN = ((0, {"type": "order", "go": "first"}), (0, hide(ALICE_HIDDEN)), (1, hide(BOB_HIDDEN)))
+# Bob's planting D6 + D2 makes D2-D5 (R R Y R) equal to D3-D6 (R Y R R); alice to act.
+DUPLICATE = (*HIDDEN, (0, plant(("D5", "red"), ("D3", "red"))), (1, plant(("D6", "red"), ("D2", "red"))))
+
+
+def present(state: dict, seat: int | None, select: str = "", view: dict | None = None) -> ff_board.Board:
+    to_act = seat is not None and seat in ENGINE.to_act(state)
+    legal = ENGINE.legal_moves(state, seat) if to_act else []
+    given = BoardInput(view or ENGINE.view(state, seat), legal, seat, to_act, NAMES, select, False)
+    return ff_board.present(given)
+
+
+def cells(board: ff_board.Board) -> dict[str, ff_board.Cell]:
+    return {cell.name: cell for row in board.rows for cell in row.cells}
+
+
+def picks(board: ff_board.Board) -> dict[str, str]:
+    return {name: cell.pick for name, cell in cells(board).items() if cell.pick is not None}
+
+
+def test_the_order_is_chosen_by_the_advantage_player():
+    state = engine_state()
+    mine = present(state, 0)
+    assert [c.label for c in mine.controls.order] == ["Plant first", "Plant second"]
+    assert mine.status == "" and picks(mine) == {}
+    theirs = present(state, 1)
+    assert theirs.controls.order == [] and theirs.status == "Alice has the advantage and chooses who plants first."
+
+
+def test_hiding_goes_cell_colour_cell_colour_on_the_engines_hideable_cells():
+    state = engine_state((0, {"type": "order", "go": "first"}))
+    start = present(state, 0)
+    assert start.controls.mode == "h" and set(picks(start)) == set(ENGINE.view(state, 0)["hideable"])
+    assert "D4" not in picks(start)
+    step = present(state, 0, "h:B2")
+    choices = step.controls.flowers.pick_colour
+    assert [c.select for c in choices] == ["h:B2r", "h:B2b", "h:B2y"] and step.controls.flowers.plant_one == []
+    step = present(state, 0, "h:B2r")
+    assert picks(step)["F6"] == "h:B2rF6" and cells(step)["B2"].autofocus  # the next cell is picked from B2 on
+    step = present(state, 0, "h:B2rF6")
+    assert [json.loads(c.move) for c in step.controls.flowers.finish] == [
+        hide([("B2", "red"), ("F6", colour)]) for colour in ("red", "blue", "yellow")
+    ]
+    assert cells(step)["B2"].chosen == "red" and "selected as your second cell" in cells(step)["F6"].label
+    # Bob, still hiding, sees only his own choice; a spectator has nothing to click.
+    assert picks(present(state, 1, "h:B2rF6"))["F6"] == "h:B2r"  # a click on the second cell steps back
+    assert picks(present(state, 1, "h:B2rF6"))["C6"] == "h:B2rC6"
+    assert picks(present(state, None, "h:B2rF6")) == {} and present(state, None).status.startswith("Both")
+
+
+def test_planting_offers_the_engines_plantable_cells_and_legal_buttons_only():
+    state = engine_state(*HIDDEN, (0, plant(("D5", "red"))))
+    view = ENGINE.view(state, 1)
+    board = present(state, 1)
+    assert set(picks(board)) == set(view["plantable"]) and "D6" in picks(board)
+    step = present(state, 1, "p:D6")
+    flowers = step.controls.flowers
+    assert [c.colour for c in flowers.plant_one] == ["red", "blue", "yellow"]
+    assert [c.spoken for c in flowers.plant_one] == [" on D6"] * 3
+    step = present(state, 1, "p:D6b")
+    assert step.controls.flowers.alone.label == "Plant only blue D6"
+    assert "E6" not in picks(step)  # next to D6 only, which is planted this turn (FF-3)
+    pairs = present(state, 1, "p:D6bE5").controls.flowers.finish
+    assert [json.loads(c.move) for c in pairs] == [plant(("E5", k), ("D6", "blue")) for k in ("red", "blue", "yellow")]
+
+
+def test_the_board_takes_the_rules_from_the_view_not_from_its_own_reckoning():
+    """Which cells may be planted on is the engine's answer (view["plantable"]), never worked out here."""
+    state = engine_state(*HIDDEN)
+    view = ENGINE.view(state, 0)
+    assert set(picks(present(state, 0, view=view))) == {"C4", "D3", "D5", "E4"}
+    assert set(picks(present(state, 0, view={**view, "plantable": ["D5"]}))) == {"D5"}
+    lives = present(state, 0, view={**view, "lives": [3, 6], "lives_at_start": 5}).players
+    assert [p.lives_words for p in lives] == ["3 of 5 lives", "6 lives"]
+    assert lives[0].hearts == [True] * 3 + [False] * 2 and lives[1].hearts == [True] * 6
+
+
+def test_the_challenges_in_the_legal_moves_are_never_read():
+    """FF-9: with or without the engine's listed challenges, the board is the same."""
+    state = engine_state(*DUPLICATE)
+    legal = ENGINE.legal_moves(state, 0)
+    assert any(m["type"] == "challenge" for m in legal)
+    view = ENGINE.view(state, 0)
+    for select in ("", "ca::", "cb:D2D3D4D5:D3D4D5D6"):
+        boards = [
+            ff_board.present(BoardInput(view, moves, 0, True, NAMES, select))
+            for moves in (legal, [m for m in legal if m["type"] != "challenge"])
+        ]
+        assert boards[0] == boards[1]
+
+
+def test_a_challenge_is_built_cell_by_cell_with_the_focus_on_the_cell_just_added():
+    state = engine_state(*DUPLICATE)
+    board = present(state, 0)
+    assert board.controls.start_challenge == "ca::" and board.controls.challenge is None
+    start = present(state, 0, "ca::")
+    assert cells(start)["D6"].autofocus  # the first cell of the last planting
+    assert len(picks(start)) == 49 and picks(start)["D2"] == "ca:D2:"
+    half = present(state, 0, "ca:D2D3:")
+    assert cells(half)["D3"].autofocus and cells(half)["D3"].action == "remove D3 from field A"
+    assert cells(half)["D2"].css.split().count("ff-in-a") == 1
+    assert picks(present(state, 0, "ca:D2D3D4:"))["D5"] == "cb:D2D3D4D5:"  # A is full: B is next
+    full_a = present(state, 0, "ca:D2D3D4D5:")
+    assert "A1" not in picks(full_a) and full_a.controls.challenge.switch == "cb:D2D3D4D5:"
+    done = present(state, 0, "cb:D2D3D4D5:D3D4D5D6")
+    challenge = done.controls.challenge
+    assert json.loads(challenge.submit.json) == {
+        "type": "challenge",
+        "a": ["D2", "D3", "D4", "D5"],
+        "b": ["D3", "D4", "D5", "D6"],
+    }
+    assert challenge.stamp == f"cb:D2D3D4D5:D3D4D5D6@{state['moves']}"
+    assert not any(c.autofocus for c in cells(done).values())  # the challenge button has it
+    assert done.controls.give_up is not None
+    # The stamp of another move count is stale: the selection is dropped.
+    assert present(state, 0, f"cb:D2D3D4D5:D3D4D5D6@{state['moves'] - 1}").controls.challenge is None
+
+
+def test_hidden_flowers_are_the_owners_alone_until_the_end():
+    state = engine_state(*DUPLICATE)
+    mine = present(state, 0)
+    assert [h.words for h in mine.own_hidden] == ["red on B2 (hidden)", "blue on F6 (hidden)"]
+    assert cells(mine)["B2"].label == "B2: empty, your hidden red flower (hidden)"
+    for seat in (1, None):
+        board = present(state, seat)
+        assert all(h.cell not in ("B2", "F6") for h in board.own_hidden)
+        assert cells(board)["B2"].label == "B2: empty" and cells(board)["B2"].hidden == []
+        # The board drawn from a twin (alice's flowers dealt anew) is the same board.
+        twin = ENGINE.hidden_twin(state, seat, random.Random(5))
+        if seat is None:
+            twin["hidden"][1] = state["hidden"][1]
+        assert present(twin, seat) == board
+
+
+def test_a_claim_on_empty_cells_waits_for_the_challenge_challenge():
+    state = engine_state(*HIDDEN, (0, plant(("D5", "red"), ("D3", "red"))), (1, plant(("D6", "red"))))
+    state, _ = ENGINE.apply(
+        state, 0, {"type": "challenge", "a": ["D2", "D3", "D4", "D5"], "b": ["D3", "D4", "D5", "D6"]}
+    )
+    bob = present(state, 1)
+    assert [c.label for c in bob.controls.doubt] == ["Challenge the challenge", "Accept and plant again"]
+    assert bob.pending.challenger == "Alice" and bob.pending.empty == "D2"
+    assert bob.hint.startswith("Alice challenged naming empty cell D2")
+    for seat in (0, 1, None):
+        board = present(state, seat)
+        assert cells(board)["D2"].in_a and cells(board)["D6"].in_b
+        assert board.verdicts[0].announced == "successful" and board.verdicts[0].truth == ""
+    assert present(state, 0).controls.doubt == []
+
+
+def test_the_end_shows_the_winner_every_hidden_flower_and_the_truth():
+    state = engine_state(*DUPLICATE)
+    state, _ = ENGINE.apply(
+        state, 0, {"type": "challenge", "a": ["D2", "D3", "D4", "D5"], "b": ["D3", "D4", "D5", "D6"]}
+    )
+    state["lives"][1] = 0
+    state = ENGINE.apply_timeout(state, 1)[0]
+    for seat in (0, 1, None):
+        board = present(state, seat)
+        assert board.over and board.outcome.reason == "Lost on time"
+        assert [[h.words for h in p.flowers] for p in board.hidden_at_end] == [
+            ["red on B2 (hidden)", "blue on F6 (hidden)"],
+            ["yellow on A7 (hidden)", "yellow on G1 (hidden)"],
+        ]
+        assert board.verdicts[0].truth == "true: the two fields were equal"
+        assert picks(board) == {} and board.controls.order == [] and not board.show_controls
+    assert present(state, 0).outcome.title == "You win!" and present(state, None).outcome.title == "Alice wins"
+
+
+def test_a_challenges_small_picture_covers_its_cells():
+    cells_, width, height = ff_board._mini_picture(["D2", "D3", "D4", "D5"], ["D3", "D4", "D5", "D6"], {"D4": "yellow"})
+    assert (width, height) == (10, 50)
+    top = next(c for c in cells_ if c.y == 0)
+    assert top.in_b and not top.in_a and top.letter == "?"
+    assert next(c for c in cells_ if c.fill == "yellow").letter == "Y"
+
+
+def test_no_presenter_function_is_longer_than_sixty_lines():
+    tree = ast.parse(inspect.getsource(ff_board))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            assert node.end_lineno - node.lineno < 60, node.name
 
 
 # --- reading pages ---------------------------------------------------------------------------
@@ -47,15 +254,17 @@ def links(text: str) -> list[str]:
     return [html.unescape(code) for code in SELECT_LINKS.findall(text)]
 
 
-CELL_LINKS = re.compile(r'href="/matches/\d+/\?select=([^"#]*)#ff-field"[^>]*aria-label="([^"]*)"')
+CELL_LINKS = re.compile(
+    r'<a class="ff-pick" href="/matches/\d+/(?:\?select=([^"#]*))?#ff-field"[^>]*aria-label="([^"]*)"[^>]*>'
+    r'<span class="ff-coord">([A-G][1-7])</span></a>'
+)
 
 
 def cell_link(text: str, cell: str) -> tuple[str, str]:
     """(selection, what it does) of the link drawn on `cell`, e.g. ("ca:D2:", "add D2 to field A")."""
-    for code, label in CELL_LINKS.findall(text):
-        action = html.unescape(label).split(". ", 1)[0]
-        if action.split()[1] == cell:
-            return html.unescape(code), action
+    for code, label, name in CELL_LINKS.findall(text):
+        if name == cell:
+            return html.unescape(code), html.unescape(label).rsplit("; ", 1)[1]
     raise AssertionError(f"no link on {cell}")
 
 
@@ -81,18 +290,6 @@ def do(match: Match, user, move: dict) -> None:
     match.refresh_from_db()
     actions.do_move(match.pk, user, match.version, move)
     match.refresh_from_db()
-
-
-def hide(flowers: list[tuple[str, str]]) -> dict:
-    return {"type": "hide", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
-
-
-def plant(*flowers: tuple[str, str]) -> dict:
-    return {"type": "plant", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
-
-
-ALICE_HIDDEN = [("B2", "red"), ("F6", "blue")]
-BOB_HIDDEN = [("A7", "yellow"), ("G1", "yellow")]
 
 
 @pytest.fixture
@@ -363,11 +560,72 @@ def test_explosions_undone_plantings_and_lives_are_drawn(started, alice, bob, cl
     assert started.state["lives"] == [5, 4]
     text = page(Client(), started)
     assert "F6: red flower, planted last turn, a hidden flower exploded here" in text
-    assert 'aria-label="4 of 5 lives"' in text and 'aria-label="5 of 5 lives"' in text
+    assert '<span class="ff-lives">4 of 5 lives</span>' in text and '<span class="ff-lives">5 of 5 lives</span>' in text
     assert board_part(text).count("ff-life-lost") == 1
     alice_page = page(client_for(alice), started)
     assert "your hidden blue flower (exploded)" in alice_page
     assert "Hidden flowers exploded on F6." in text
+
+
+# --- every control named by its visible text, every link a plain href too ----------------------------
+A_TAGS = re.compile(r"<a\b[^>]*>.*?</a>", re.S)
+BUTTONS = re.compile(r"<button\b[^>]*>.*?</button>", re.S)
+
+
+def spoken_and_visible(tag: str) -> tuple[str, str]:
+    """A link's or button's accessible name (its aria-label, else its text) and its visible text."""
+    label = re.search(r'aria-label="([^"]*)"', tag.split(">", 1)[0])
+    inner = re.sub(r"<svg\b.*?</svg>", "", tag.split(">", 1)[1].rsplit("<", 1)[0], flags=re.S)
+    visible = re.sub(r'<span class="sr-only">.*?</span>', "", inner)
+    text = html.unescape(re.sub(r"<[^>]+>", "", inner))
+    return (html.unescape(label.group(1)) if label else text).strip(), html.unescape(
+        re.sub(r"<[^>]+>", "", visible)
+    ).strip()
+
+
+def controls_checked(client: Client, match: Match, selections: list[str]) -> int:
+    checked = 0
+    for select in selections:
+        text = board_part(page(client, match, select))
+        for tag in A_TAGS.findall(text) + BUTTONS.findall(text):
+            name, visible = spoken_and_visible(tag)
+            assert visible and " ".join(visible.split()).lower() in " ".join(name.split()).lower(), tag
+            assert "hx-get" not in tag or 'href="/' in tag, tag
+            checked += 1
+    return checked
+
+
+def test_every_control_is_named_by_its_visible_text_and_every_link_works_without_javascript(
+    match, alice, bob, client_for
+):
+    do(match, alice, {"type": "order", "go": "first"})
+    c = client_for(alice)
+    assert controls_checked(c, match, ["", "h:B2", "h:B2r", "h:B2rF6"]) > 4 * 48
+    do(match, alice, hide(ALICE_HIDDEN))
+    do(match, bob, hide(BOB_HIDDEN))
+    do(match, alice, plant(("D5", "red"), ("D3", "red")))
+    do(match, bob, plant(("D6", "red"), ("D2", "red")))
+    selections = ["", "p:E3", "p:E3r", "p:E3rC3", "ca::", "ca:D2D3:", "cb:D2D3D4D5:D3D4D5D6"]
+    assert controls_checked(c, match, selections) > 3 * 49
+
+
+def test_the_next_control_of_a_step_is_marked_for_the_focus(started, duplicate, alice, client_for):
+    c = client_for(alice)
+    text = board_part(page(c, duplicate, "ca:D2D3:"))
+    assert re.search(r'aria-label="D3: [^"]*; remove D3 from field A" data-autofocus', text)
+    text = board_part(page(c, duplicate, "cb:D2D3D4D5:D3D4D5D6"))
+    assert text.count("data-autofocus") == 1 and re.search(r'class="primary" data-autofocus>Challenge: A = ', text)
+    text = board_part(page(c, duplicate, "p:E3"))
+    assert text.count("data-autofocus") == 1 and re.search(r'class="ff-colour" data-autofocus>[^<]*<svg', text)
+
+
+def test_the_lives_are_read_out_not_only_drawn(started, client_for, alice):
+    text = board_part(page(client_for(alice), started))
+    hearts = re.findall(r'<p class="ff-hearts">(.*?)</p>', text, re.S)
+    assert len(hearts) == 2
+    for row in hearts:
+        assert '<span class="ff-heart-row" aria-hidden="true">' in row
+        assert re.search(r'<span class="ff-lives">5 of 5 lives</span>$', row)
 
 
 # --- the end -----------------------------------------------------------------------------------

@@ -28,14 +28,15 @@ Table rules where the rules are silent (also for the rules page):
 - A final (full-field) challenge must, like any challenge, involve the last planting.
 - Naming an empty cell that surely holds no hidden flower is a legal (and false) claim.
 
-See rules.py for the state machine and the view's keys, bots.py for the bots.
+See rules.py for the state machine and the view's keys, bots.py for the bots, board.py for the board.
 """
 
+from games.engines.flower_field import board
 from games.engines.flower_field.rules import FlowerFieldEngine
 from games.engines.spec import GameSpec, LiveClock
 
 ENGINE = FlowerFieldEngine()
 # The seed's tournament clock: 2 minutes a turn, 10 minutes of reserve in 30-second periods (ALL-1).
-SPEC = GameSpec(ENGINE, None, LiveClock(120, 20, 30))
+SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 20, 30))
 
 __all__ = ["ENGINE", "SPEC", "FlowerFieldEngine"]

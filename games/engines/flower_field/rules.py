@@ -240,6 +240,12 @@ class FlowerFieldEngine(Engine):
             "advantage": state["advantage"],
             "first": state["first"],
             "lives": list(state["lives"]),
+            "lives_at_start": LIVES,  # ruling FF-1; a successful challenge-challenge may add one more
+            "moves": state["moves"],  # how many moves the game has taken (the board stamps a selection)
+            # The cells a flower may go on now, for whoever is to act: planting, one or two of these
+            # cells (FF-3); hiding, two of any cell but the centre (FF-2). Empty in other phases.
+            "plantable": self._open_cells(state) if state["phase"] == "play" else [],
+            "hideable": [cell for cell in CELLS if cell != CENTRE] if state["phase"] == "hide" else [],
             "board": dict(state["board"]),
             "grid": grid,
             "last_planting": {"seat": state["plantings"][last]["seat"], "cells": last_cells}
@@ -660,12 +666,16 @@ class FlowerFieldEngine(Engine):
         last = self._last_standing(state)
         return last is not None and state["plantings"][last]["seat"] == other(seat)
 
-    def _plantings(self, state: State) -> list[Move]:
-        """Every legal planting (ruling FF-3): at most about 25 open cells, so a few thousand moves."""
+    def _open_cells(self, state: State) -> list[str]:
+        """The cells a flower may be planted on this turn (ruling FF-3): empty, next to a flower."""
         board = state["board"]
-        open_cells = [
+        return [
             cell for cell in CELLS if cell not in board and any(CELLS[n] in board for n in NEIGHBOURS[CELL_INDEX[cell]])
         ]
+
+    def _plantings(self, state: State) -> list[Move]:
+        """Every legal planting (ruling FF-3): at most about 25 open cells, so a few thousand moves."""
+        open_cells = self._open_cells(state)
         moves: list[Move] = [
             {"type": "plant", "flowers": [{"cell": cell, "colour": colour}]}
             for cell in open_cells
