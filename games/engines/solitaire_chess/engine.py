@@ -388,74 +388,9 @@ class SolitaireChess(Engine):
     def view(self, state: State, seat: int | None) -> View:
         """Everything is public (no hidden information), but never the generator (ruling ALL-2)."""
         final_match = state["ruleset"] == FINAL
-        pieces_view = {
-            sq: {
-                "owner": piece["owner"],
-                "area": KIND[sq],
-                # A Final Match capture of this piece now would give its owner a piece (SC-5).
-                "just_entered": final_match
-                and piece["entered"] is not None
-                and piece["entered"] == state["turn_number"] - 1,
-            }
-            for sq, piece in state["pieces"].items()
-        }
-        grid = []
-        for row in reversed(rules.ROWS):
-            line = []
-            for column in range(len(rules.COLUMNS)):
-                sq = rules.square_name(column, row)
-                card = state["cards"].get(sq)
-                line.append(
-                    {
-                        "square": sq,
-                        "kind": KIND.get(sq, "none"),
-                        "card": card,
-                        "piece": pieces_view.get(sq),
-                    }
-                )
-            grid.append(line)
-        players = []
-        for player in (0, 1):
-            stacks = state["stacks"][player]
-            in_play = rules.in_play_count(state["pieces"], player)
-            on_board = sum(1 for p in state["pieces"].values() if p["owner"] == player)
-            if final_match:
-                bonus_left = max(0, rules.FINAL_MATCH_BONUS_CAPTURES - sum(state["captures"]))
-            else:
-                bonus_left = max(0, rules.DEATH_MATCH_BONUS_CAPTURES - state["captures"][player])
-            players.append(
-                {
-                    "seat": player,
-                    "stacks": {suit: list(cards) for suit, cards in stacks.items()},
-                    "tops": {suit: (cards[-1] if cards else None) for suit, cards in stacks.items()},
-                    "cards": self._score(state, player),
-                    "pieces_in_play_area": in_play,
-                    "pieces_on_grey": on_board - in_play,
-                    "pieces_to_place": state["in_hand"][player],
-                    "captures": state["captures"][player],
-                    "pieces_lost": state["pieces_lost"][player],
-                    "capture_bonuses_left": bonus_left,
-                    "out": state["out"][player],
-                    "out_reason": state["out_reason"][player],
-                    "is_advantage": state["advantage"] == player,
-                    "is_first": state["first"] == player,
-                }
-            )
-        destinations: dict[str, list[str]] = {}
-        swaps: dict[str, dict[str, list[str]]] = {}
-        place: list[str] = []
-        may_choose_order = False
-        if seat is not None and state["turn"] == seat:
-            if state["phase"] == ORDER:
-                may_choose_order = True
-            elif state["phase"] == SETUP:
-                place = rules.place_squares(state["pieces"])
-            else:
-                my_stacks = state["stacks"][seat]
-                destinations = rules.move_destinations(state["cards"], state["pieces"], my_stacks, seat, final_match)
-                swaps = rules.swap_destinations(state["cards"], state["pieces"], my_stacks, seat, final_match)
-                if state["in_hand"][seat] > 0:
-                    place = rules.place_squares(state["pieces"])
+        pieces_view = self._pieces_view(state, final_match)
+        players = [self._player_view(state, player, final_match) for player in (0, 1)]
+        destinations, swaps, place = self._seat_moves(state, seat, final_match)
         outcome = self.result(state)
         return {
             "game": self.slug,
@@ -470,7 +405,7 @@ class SolitaireChess(Engine):
             "first": state["first"],
             "columns": list(rules.COLUMNS),
             "rows": list(reversed(rules.ROWS)),
-            "grid": grid,
+            "grid": self._grid(state, pieces_view),
             "cards": dict(state["cards"]),
             "play_squares": list(rules.PLAY_SQUARES),
             "grey_squares": list(rules.GREY_SQUARES),
@@ -479,7 +414,7 @@ class SolitaireChess(Engine):
             "players": players,
             "scores": [p["cards"] for p in players],
             "play_area_limit": rules.FINAL_MATCH_PLAY_LIMIT if final_match else None,
-            "may_choose_order": may_choose_order,
+            "may_choose_order": seat is not None and state["turn"] == seat and state["phase"] == ORDER,
             "destinations": destinations,
             "swaps": swaps,
             "place_squares": place,
@@ -488,6 +423,74 @@ class SolitaireChess(Engine):
             "out_order": list(state["out_order"]),
             "result": outcome.as_dict() if outcome else None,
         }
+
+    @staticmethod
+    def _pieces_view(state: State, final_match: bool) -> dict[str, dict[str, Any]]:
+        return {
+            sq: {
+                "owner": piece["owner"],
+                "area": KIND[sq],
+                # A Final Match capture of this piece now would give its owner a piece (SC-5).
+                "just_entered": final_match
+                and piece["entered"] is not None
+                and piece["entered"] == state["turn_number"] - 1,
+            }
+            for sq, piece in state["pieces"].items()
+        }
+
+    @staticmethod
+    def _grid(state: State, pieces_view: dict[str, dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        """The board row by row, top row first: each square's kind, card and piece."""
+        return [
+            [
+                {
+                    "square": sq,
+                    "kind": KIND.get(sq, "none"),
+                    "card": state["cards"].get(sq),
+                    "piece": pieces_view.get(sq),
+                }
+                for sq in (rules.square_name(column, row) for column in range(len(rules.COLUMNS)))
+            ]
+            for row in reversed(rules.ROWS)
+        ]
+
+    def _player_view(self, state: State, player: int, final_match: bool) -> dict[str, Any]:
+        stacks = state["stacks"][player]
+        in_play = rules.in_play_count(state["pieces"], player)
+        on_board = sum(1 for p in state["pieces"].values() if p["owner"] == player)
+        if final_match:
+            bonus_left = max(0, rules.FINAL_MATCH_BONUS_CAPTURES - sum(state["captures"]))
+        else:
+            bonus_left = max(0, rules.DEATH_MATCH_BONUS_CAPTURES - state["captures"][player])
+        return {
+            "seat": player,
+            "stacks": {suit: list(cards) for suit, cards in stacks.items()},
+            "tops": {suit: (cards[-1] if cards else None) for suit, cards in stacks.items()},
+            "cards": self._score(state, player),
+            "pieces_in_play_area": in_play,
+            "pieces_on_grey": on_board - in_play,
+            "pieces_to_place": state["in_hand"][player],
+            "captures": state["captures"][player],
+            "pieces_lost": state["pieces_lost"][player],
+            "capture_bonuses_left": bonus_left,
+            "out": state["out"][player],
+            "out_reason": state["out_reason"][player],
+            "is_advantage": state["advantage"] == player,
+            "is_first": state["first"] == player,
+        }
+
+    @staticmethod
+    def _seat_moves(state: State, seat: int | None, final_match: bool) -> tuple[dict, dict, list[str]]:
+        """Where the viewer's queens may go, its swaps and where it may place: only on its own turn."""
+        if seat is None or state["turn"] != seat or state["phase"] == ORDER:
+            return {}, {}, []
+        if state["phase"] == SETUP:
+            return {}, {}, rules.place_squares(state["pieces"])
+        my_stacks = state["stacks"][seat]
+        destinations = rules.move_destinations(state["cards"], state["pieces"], my_stacks, seat, final_match)
+        swaps = rules.swap_destinations(state["cards"], state["pieces"], my_stacks, seat, final_match)
+        place = rules.place_squares(state["pieces"]) if state["in_hand"][seat] > 0 else []
+        return destinations, swaps, place
 
     # --- checks ---------------------------------------------------------------------------------
 
