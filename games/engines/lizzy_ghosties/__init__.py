@@ -38,7 +38,9 @@ side_stack_size, teams: None or {lizzies, ghosts} (living Lizzies vs ghosts befo
 showdown: None or {team, team_turns, max_team_turns, extra_turn},
 pending: None or {seat, kind ("pass" | "event" | "ghost_turn" | "ghost_event" | "showdown_lizzies"
   | "showdown_ghosts"), opponent, event: {kind, on, won, start, targets} or None, prompt},
-legal_moves (the viewer's, empty when it is not their decision),
+legal_moves (the viewer's, empty when it is not their decision), move_effects: [{move, effect}]
+  for those of the viewer's legal moves that set something off ("event": it leaves a double on
+  the receiving Lizzy, "extra_turn": a new showdown double, "turn_ends": a ghost's steal),
 last_draw: None or {seat, event, on, golden, card, dice, won} (the last side-stack card or dice
   throw, shown to all), result: None or {winners, scores, reason, draw, lizzies, ghosts, cards},
 revealed: None until the end, then {lizzies, piles, burn, side_stack} with every card (ALL-3).
@@ -73,11 +75,12 @@ Points the seed and the rulings leave open, settled as a real table would:
    rest shuffled into the side stack: the same chances as the seed's select-then-deal steps.
 """
 
+from games.engines.lizzy_ghosties import board
 from games.engines.lizzy_ghosties.engine import LizzyGhosties
 from games.engines.spec import GameSpec, LiveClock
 
 ENGINE = LizzyGhosties()
 # The seed names no clock: 2 minutes a turn (a turn has several decisions) and 5 reserve minutes (ALL-1).
-SPEC = GameSpec(ENGINE, None, LiveClock(120, 5, 60))
+SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 5, 60))
 
 __all__ = ["ENGINE", "SPEC", "LizzyGhosties"]

@@ -49,6 +49,7 @@ from games.engines.lizzy_ghosties.rules import (
     info_of,
     info_of_cards,
     info_of_tops,
+    info_with,
     parts_held,
     tops,
 )
@@ -628,6 +629,8 @@ class LizzyGhosties(Engine):
                     "team": None if teams is None else ("lizzies" if other in teams["lizzies"] else "ghosts"),
                 }
             )
+        legal = [] if seat is None else self.legal_moves(state, seat)
+        effects = [{"move": move, "effect": effect} for move in legal if (effect := _move_effect(state, move))]
         view: View = {
             "game": self.slug,
             "seat": seat,
@@ -647,7 +650,8 @@ class LizzyGhosties(Engine):
             "teams": teams,
             "showdown": None,
             "pending": None if step is None else _pending_view(state),
-            "legal_moves": [] if seat is None else self.legal_moves(state, seat),
+            "legal_moves": legal,
+            "move_effects": effects,  # what the viewer's legal moves set off: see _move_effect
             "last_draw": None if state["last_draw"] is None else dict(state["last_draw"]),
             "result": None if state["result"] is None else _json_copy(state["result"]),
             "revealed": None,
@@ -927,6 +931,38 @@ def _ghost_doubles(state: State, living: list[int]) -> list[Move]:
         if None not in cards and info_of_cards(*cards).double:
             moves.append({"type": "ghost_double", "head": head, "body": body, "tail": tail})
     return moves
+
+
+def _move_effect(state: State, move: Move) -> str:
+    """What a legal move sets off besides moving its card, for the board to say: "event" when it leaves
+    a double on the Lizzy that receives the card (LG-5, LG-7; a ghost double always does), "extra_turn"
+    when a showdown move makes a new double (LG-8, never two extra turns in a row), "turn_ends" for a
+    ghost's single steal (LG-7), "" otherwise (skips and gives set off nothing)."""
+    kind = move["type"]
+    if kind in ("ghost_steal", "ghost_double"):
+        return "turn_ends" if kind == "ghost_steal" else "event"
+    if kind in ("skip", "give"):
+        return ""
+    if kind in ("move", "take_burn"):
+        if state["showdown"]["extra_turn"]:
+            return ""
+        receiver, effect = state["lizzies"][move["to"]], "extra_turn"
+    else:
+        receiver, effect = _receiver(state), "event"
+    card = _source(state, move.get("from", BURN))[move["part"]][-1]
+    found = info_with(tops(receiver), card)
+    return effect if found is not None and found.double else ""
+
+
+def _receiver(state: State) -> Stacks:
+    """The Lizzy a steal or a burn puts its card on: the Burn Lizzy, a loaned Lizzy or one's own."""
+    step = state["step"]
+    event = step["event"]
+    if event is not None and event["kind"] == "burn":
+        return state["burn"]
+    if event is not None and event["kind"] == "ghost":
+        return state["loaned"]
+    return state["lizzies"][step["seat"]]
 
 
 def _plain_ints(move: Move) -> bool:
