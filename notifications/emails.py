@@ -21,22 +21,33 @@ def absolute(path: str) -> str:
     return settings.SITE_URL + path
 
 
-def unsubscribe_token(user_id: int, kind: str) -> str:
-    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+def unsubscribe_token(user_id: int, kinds: str | list[str]) -> str:
+    """One kind for a single email; every kind a digest held for a digest."""
+    kinds = [kinds] if isinstance(kinds, str) else sorted(kinds)
+    return signing.dumps({"u": user_id, "k": kinds}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def read_unsubscribe_token(token: str) -> tuple[int, str]:
-    """Raises signing.BadSignature for a forged or damaged token."""
+def read_unsubscribe_token(token: str) -> tuple[int, list[str]]:
+    """(user id, kinds). Raises signing.BadSignature for a forged or damaged token.
+
+    Tokens of emails sent before digests named all their kinds hold one kind as a string."""
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    if not isinstance(data, dict) or data.get("k") not in Kind.values or not isinstance(data.get("u"), int):
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
         raise signing.BadSignature("not an unsubscribe token")
-    return data["u"], data["k"]
+    kinds = [data.get("k")] if isinstance(data.get("k"), str) else data.get("k")
+    if not isinstance(kinds, list) or not kinds or not all(kind in Kind.values for kind in kinds):
+        raise signing.BadSignature("not an unsubscribe token")
+    return data["u"], kinds
 
 
-def build_email(recipient, kind: str, context: dict, unsubscribe_kind: str | None = None) -> EmailMultiAlternatives:
-    """Render templates/emails/<kind>.txt, .html and _subject.txt for one recipient."""
-    unsubscribe_kind = unsubscribe_kind or kind
-    unsubscribe_url = absolute(reverse("unsubscribe", args=[unsubscribe_token(recipient.pk, unsubscribe_kind)]))
+def build_email(
+    recipient, kind: str, context: dict, unsubscribe_kinds: list[str] | None = None
+) -> EmailMultiAlternatives:
+    """Render templates/emails/<kind>.txt, .html and _subject.txt for one recipient.
+
+    Its one-click unsubscribe stops `unsubscribe_kinds` (a digest: every kind it lists), else `kind`."""
+    token = unsubscribe_token(recipient.pk, unsubscribe_kinds or kind)
+    unsubscribe_url = absolute(reverse("unsubscribe", args=[token]))
     context = {
         **context,
         "recipient_name": recipient.public_name,

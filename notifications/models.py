@@ -32,6 +32,7 @@ class Notification(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
         DIGEST = "digest", "Waiting for the daily digest"
+        SENDING = "sending", "Being sent"
         SENT = "sent", "Sent"
         SKIPPED = "skipped", "Not sent"
         FAILED = "failed", "Failed"
@@ -39,12 +40,18 @@ class Notification(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notifications")
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    turn = models.PositiveIntegerField(help_text="the match version the email is about")
+    turn = models.PositiveIntegerField(
+        help_text="the match version the email is about; for an invitation, the match's revision (each is new)"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # A worker marks the row "sending" and commits before it talks to the mail server (no lock is
+    # held meanwhile); a claim older than the lease belongs to a dead worker and is taken over.
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    in_digest = models.BooleanField(default=False, help_text="goes out in the daily digest, not on its own")
 
     class Meta:
         ordering = ["-id"]

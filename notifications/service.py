@@ -19,7 +19,14 @@ def notify(match, recipient, kind: str, turn: int) -> Notification | None:
     status = Notification.Status.DIGEST if choice == "digest" else Notification.Status.PENDING
     try:
         with transaction.atomic():
-            row = Notification.objects.create(match=match, recipient=recipient, kind=kind, turn=turn, status=status)
+            row = Notification.objects.create(
+                match=match,
+                recipient=recipient,
+                kind=kind,
+                turn=turn,
+                status=status,
+                in_digest=status == Notification.Status.DIGEST,
+            )
     except IntegrityError:
         return None
     if status == Notification.Status.PENDING:

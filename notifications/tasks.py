@@ -1,14 +1,15 @@
-"""Sending emails: tasks take ids, lock the row, and never send a row twice."""
+"""Sending emails: tasks take ids, claim the row, talk to SMTP holding no lock, never send a row twice."""
 
 from __future__ import annotations
 
 import logging
 import smtplib
-from collections import defaultdict
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Match, fill_names, seat_names
@@ -62,8 +63,39 @@ def _skip_reason(row: Notification) -> str:
     return ""
 
 
-@shared_task(bind=True, max_retries=MAX_ATTEMPTS)
+def send_lease() -> timedelta:
+    """How long a worker may take to send one email before another takes the row over: longer
+    than an SMTP conversation can last (each of its steps may wait EMAIL_TIMEOUT)."""
+    return timedelta(seconds=5 * (settings.EMAIL_TIMEOUT or 120) + 10)
+
+
+@shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
 def send_notification(self, notification_id: int) -> None:
+    """Claim the row (marked sending, committed), talk to SMTP holding no lock, record the outcome.
+
+    Sent at most once: a second task finds the row sent, or claimed and waits for the claim's
+    lease. A worker killed mid-send leaves a claim that is taken over once its lease has passed."""
+    claim = _claim(notification_id)
+    if claim is None:
+        return
+    if isinstance(claim, timedelta):  # another worker is sending it now: look again after its lease
+        raise self.retry(countdown=max(1, int(claim.total_seconds()) + 1))
+    try:
+        build_email(claim.recipient, claim.kind, email_context(claim)).send()
+    except SMTP_ERRORS as error:
+        if _record_failure(claim, f"{type(error).__name__}: {error}"):
+            # Exponential backoff: 30 s, 1 min, 2 min, ...
+            raise self.retry(countdown=30 * 2 ** (claim.attempts - 1)) from None
+        return
+    Notification.objects.filter(pk=claim.pk, status=Notification.Status.SENDING).update(
+        status=Notification.Status.SENT, sent_at=timezone.now(), error=""
+    )
+
+
+def _claim(notification_id: int) -> Notification | timedelta | None:
+    """In a short transaction: the row, now marked sending; or how long another worker's claim
+    still runs; or None when there is nothing to send (sent already, skipped, in a digest)."""
+    now = timezone.now()
     with transaction.atomic():
         row = (
             Notification.objects.select_for_update()
@@ -71,41 +103,44 @@ def send_notification(self, notification_id: int) -> None:
             .filter(pk=notification_id)
             .first()
         )
-        if row is None or row.status != Notification.Status.PENDING:
-            return  # sent already (a retried or repeated task), or skipped
+        if row is None or row.in_digest:
+            return None
+        if row.status == Notification.Status.SENDING and row.claimed_at + send_lease() > now:
+            return row.claimed_at + send_lease() - now
+        if row.status not in (Notification.Status.PENDING, Notification.Status.SENDING):
+            return None  # sent already (a retried or repeated task), skipped or failed
         reason = _skip_reason(row)
         if reason:
             row.status, row.error = Notification.Status.SKIPPED, reason
             row.save(update_fields=["status", "error"])
-            return
-        row.attempts += 1
-        try:
-            build_email(row.recipient, row.kind, email_context(row)).send()
-        except SMTP_ERRORS as error:
-            row.error = f"{type(error).__name__}: {error}"
-            if row.attempts >= MAX_ATTEMPTS:
-                row.status = Notification.Status.FAILED
-            row.save(update_fields=["attempts", "error", "status"])
-            if row.status == Notification.Status.FAILED:
-                logger.error("giving up on notification %s: %s", row.pk, row.error)
-                return
-        else:
-            row.status, row.sent_at, row.error = Notification.Status.SENT, timezone.now(), ""
-            row.save(update_fields=["attempts", "error", "status", "sent_at"])
-            return
-    # Retry outside the transaction, with exponential backoff (30 s, 1 min, 2 min, ...).
-    raise self.retry(countdown=30 * 2 ** (row.attempts - 1))
+            return None
+        row.status, row.claimed_at, row.attempts = Notification.Status.SENDING, now, row.attempts + 1
+        row.save(update_fields=["status", "claimed_at", "attempts"])
+        return row
+
+
+def _record_failure(row: Notification, error: str) -> bool:
+    """The mail server refused or failed: True when the email is to be tried again."""
+    again = row.attempts < MAX_ATTEMPTS
+    status = Notification.Status.PENDING if again else Notification.Status.FAILED
+    Notification.objects.filter(pk=row.pk, status=Notification.Status.SENDING).update(status=status, error=error)
+    if not again:
+        logger.error("giving up on notification %s: %s", row.pk, error)
+    return again
 
 
 @shared_task
 def resend_waiting_notifications() -> int:
-    """A safety net: queue again emails still pending a while after they were written."""
-    stale = timezone.now() - timedelta(minutes=10)
-    ids = list(
-        Notification.objects.filter(status=Notification.Status.PENDING, created__lt=stale, attempts=0).values_list(
-            "pk", flat=True
-        )[:500]
+    """A safety net: queue again emails still pending a while after they were written, and the
+    claims of workers that died mid-send (a digest's rows go back to wait for the next digest)."""
+    now = timezone.now()
+    stale_claims = Notification.objects.filter(status=Notification.Status.SENDING, claimed_at__lt=now - send_lease())
+    stale_claims.filter(in_digest=True).update(status=Notification.Status.DIGEST, claimed_at=None)
+    waiting = Notification.objects.filter(
+        Q(status=Notification.Status.PENDING, created__lt=now - timedelta(minutes=10), attempts=0)
+        | Q(pk__in=stale_claims.filter(in_digest=False).values("pk"))
     )
+    ids = list(waiting.values_list("pk", flat=True)[:500])
     for notification_id in ids:
         send_notification.delay(notification_id)
     return len(ids)
@@ -113,40 +148,49 @@ def resend_waiting_notifications() -> int:
 
 @shared_task
 def send_digests() -> int:
-    """Once a day: one email per player listing what they chose to receive as a digest."""
-    waiting = defaultdict(list)
-    for row in Notification.objects.filter(status=Notification.Status.DIGEST).select_related("match", "recipient"):
-        waiting[row.recipient_id].append(row)
-    sent = 0
-    for rows in waiting.values():
-        recipient = rows[0].recipient
-        with transaction.atomic():
-            locked = list(
-                Notification.objects.select_for_update().filter(
-                    pk__in=[r.pk for r in rows], status=Notification.Status.DIGEST
-                )
-            )
-            if not locked:
-                continue
-            items = [
-                {
-                    "text": row.get_kind_display(),
-                    "match_name": f"{row.match.game_name} #{row.match_id}",
-                    "board_url": absolute(row.match.get_absolute_url()),
-                }
-                for row in rows
-                if row.pk in {r.pk for r in locked}
-            ]
-            try:
-                build_email(recipient, "digest", {"items": items}, unsubscribe_kind=locked[0].kind).send()
-            except SMTP_ERRORS as error:
-                logger.warning("digest for %s not sent: %s", recipient.pk, error)
-                continue
-            Notification.objects.filter(pk__in=[r.pk for r in locked]).update(
-                status=Notification.Status.SENT, sent_at=timezone.now(), attempts=1
-            )
-            sent += 1
-    return sent
+    """Once a day: one email per player listing what they chose to receive as a digest.
+
+    Like single emails, the rows are claimed (marked sending, committed) before SMTP, which runs
+    holding no lock; a failure puts them back for the next digest."""
+    recipients = (
+        Notification.objects.filter(status=Notification.Status.DIGEST).values_list("recipient_id", flat=True).distinct()
+    )
+    return sum(_send_digest(recipient_id) for recipient_id in list(recipients))
+
+
+def _send_digest(recipient_id: int) -> int:
+    with transaction.atomic():
+        rows = list(
+            Notification.objects.select_for_update()
+            .select_related("match", "recipient")
+            .filter(recipient_id=recipient_id, status=Notification.Status.DIGEST)
+            .order_by("id")
+        )
+        if not rows:
+            return 0  # another run took them
+        ids = [row.pk for row in rows]
+        Notification.objects.filter(pk__in=ids).update(status=Notification.Status.SENDING, claimed_at=timezone.now())
+    items = [
+        {
+            "text": row.get_kind_display(),
+            "match_name": f"{row.match.game_name} #{row.match_id}",
+            "board_url": absolute(row.match.get_absolute_url()),
+        }
+        for row in rows
+    ]
+    kinds = sorted({row.kind for row in rows})
+    try:
+        build_email(rows[0].recipient, "digest", {"items": items}, unsubscribe_kinds=kinds).send()
+    except SMTP_ERRORS as error:
+        logger.warning("digest for %s not sent: %s", recipient_id, error)
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
+            status=Notification.Status.DIGEST, claimed_at=None, error=f"{type(error).__name__}: {error}"
+        )
+        return 0
+    Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
+        status=Notification.Status.SENT, sent_at=timezone.now(), attempts=1, error=""
+    )
+    return 1
 
 
 @shared_task(autoretry_for=SMTP_ERRORS, retry_backoff=30, max_retries=MAX_ATTEMPTS)

@@ -39,14 +39,18 @@ def email_preferences(request: HttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET shows a page with a button and changes nothing (mail scanners open links); POST unsubscribes."""
     try:
-        user_id, kind = read_unsubscribe_token(token)
+        user_id, kinds = read_unsubscribe_token(token)
         user = User.objects.get(pk=user_id)
     except (signing.BadSignature, User.DoesNotExist):
         return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
-    label = Kind(kind).label
+    # A digest's link stops every kind the digest held; the reminder is always sent.
+    stopped = [kind for kind in kinds if kind not in ALWAYS_SENT]
+    context = {"labels": [Kind(kind).label for kind in stopped], "always": not stopped}
     if request.method == "POST":
-        if kind not in ALWAYS_SENT:
-            user.email_preferences = {**(user.email_preferences or {}), kind: "never"}
+        if stopped:
+            user.email_preferences = {**(user.email_preferences or {}), **{kind: "never" for kind in stopped}}
             user.save(update_fields=["email_preferences"])
-        return render(request, "notifications/unsubscribe.html", {"done": True, "label": label})
-    return render(request, "notifications/unsubscribe.html", {"label": label, "always": kind in ALWAYS_SENT})
+        return render(request, "notifications/unsubscribe.html", {**context, "done": True})
+    if not stopped:
+        context["labels"] = [Kind(kind).label for kind in kinds]
+    return render(request, "notifications/unsubscribe.html", context)

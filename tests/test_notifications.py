@@ -215,3 +215,146 @@ def test_finished_email_to_every_player(alice, bob, on_commit):
         actions.do_timeout(match.pk, seat.number, match.version)
     subjects = sorted((m.to[0], m.subject) for m in mail.outbox)
     assert subjects == [(u.email, f"[Dizzysite] Solitaire Chess #{match.pk} is over") for u in (alice, bob)]
+
+
+# --- SMTP holds no lock; a dead worker's claim is taken over; a digest unsubscribes from all it held --
+
+
+def assert_nothing_locked(*querysets) -> None:
+    """From another connection (another thread), lock each row without waiting: it must be free."""
+    import threading
+
+    from django.db import connection, transaction
+
+    errors = []
+
+    def lock() -> None:
+        try:
+            with transaction.atomic():
+                for queryset in querysets:
+                    list(queryset.select_for_update(nowait=True))
+        except Exception as error:  # noqa: BLE001 - reported to the test thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=lock)
+    thread.start()
+    thread.join()
+    assert not errors, f"a row is locked while the mail server is talked to: {errors}"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_smtp_is_talked_to_outside_any_transaction_or_lock(alice, bob, monkeypatch):
+    from django.db import connection
+
+    from tests.conftest import require
+
+    require(connection.vendor == "postgresql", "row locks need PostgreSQL")
+    match = start_match(alice, [bob])
+    seen = []
+
+    def slow_send(self, fail_silently=False):
+        row = Notification.objects.get(recipient=bob, kind=Kind.INVITED, turn=9)
+        assert not connection.in_atomic_block
+        assert row.status == Notification.Status.SENDING  # claimed, and the claim committed
+        assert_nothing_locked(Notification.objects.filter(pk=row.pk), type(match).objects.filter(pk=match.pk))
+        seen.append(self.subject)
+        return 1
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", slow_send)
+    notify(match, bob, Kind.INVITED, 9)  # sent by the (eager) task once the row is committed
+    row = Notification.objects.get(recipient=bob, kind=Kind.INVITED, turn=9)
+    assert len(seen) == 1 and row.status == Notification.Status.SENT and row.attempts == 1
+
+    bob.email_preferences = {"your_turn": "digest", "started": "digest"}
+    bob.save()
+    notify(match, bob, Kind.YOUR_TURN, 3)
+    notify(match, bob, Kind.STARTED, 0)
+
+    def digest_send(self, fail_silently=False):
+        assert not connection.in_atomic_block
+        assert_nothing_locked(Notification.objects.filter(recipient=bob))
+        seen.append(self.subject)
+        return 1
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", digest_send)
+    assert send_digests() == 1 and len(seen) == 2
+    assert not Notification.objects.filter(recipient=bob, status=Notification.Status.DIGEST).exists()
+
+
+def test_a_claim_in_progress_is_left_alone_and_a_dead_workers_claim_is_taken_over(alice, bob):
+    """A worker marks the row sending before SMTP. Another task for the row waits for the claim's
+    lease (never a second email while the first may still go out); after it, the row is sent."""
+    from celery.exceptions import Retry
+
+    from notifications.tasks import resend_waiting_notifications, send_lease, send_notification
+
+    match = start_match(alice, [bob])
+    row = notify(match, bob, Kind.INVITED, 9)
+    claimed = timezone.now() - timedelta(seconds=5)
+    Notification.objects.filter(pk=row.pk).update(status=Notification.Status.SENDING, claimed_at=claimed, attempts=1)
+    mail.outbox.clear()
+    with pytest.raises(Retry) as retry:
+        send_notification.apply(args=[row.pk])
+    assert 0 < retry.value.when <= send_lease().total_seconds() and mail.outbox == []
+    assert resend_waiting_notifications() == 0  # a live claim is not queued again
+
+    Notification.objects.filter(pk=row.pk).update(claimed_at=timezone.now() - send_lease() - timedelta(seconds=1))
+    assert resend_waiting_notifications() == 1  # the safety net finds the dead worker's claim (and sends it)
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SENT and row.attempts == 2 and len(mail.outbox) == 1
+    send_notification.apply(args=[row.pk])
+    assert len(mail.outbox) == 1
+
+
+def test_a_digest_killed_mid_send_goes_back_to_the_next_digest(alice, bob):
+    from notifications.tasks import resend_waiting_notifications, send_lease
+
+    bob.email_preferences = {"your_turn": "digest"}
+    bob.save()
+    match = start_match(alice, [bob])
+    row = notify(match, bob, Kind.YOUR_TURN, 3)
+    old = timezone.now() - send_lease() - timedelta(seconds=1)
+    Notification.objects.filter(pk=row.pk).update(status=Notification.Status.SENDING, claimed_at=old)
+    mail.outbox.clear()
+    assert resend_waiting_notifications() == 0 and mail.outbox == []  # never sent on its own
+    assert Notification.objects.get(pk=row.pk).status == Notification.Status.DIGEST
+    assert send_digests() == 1 and len(mail.outbox) == 1
+
+
+def test_a_digests_unsubscribe_stops_every_kind_it_held(alice, bob, client):
+    import re
+
+    bob.email_preferences = {"your_turn": "digest", "started": "digest", "handed_to_bot": "digest"}
+    bob.save()
+    match = start_match(alice, [bob])
+    notify(match, bob, Kind.YOUR_TURN, 3)
+    notify(match, bob, Kind.STARTED, 1)
+    notify(match, bob, Kind.HANDED_TO_BOT, 4)
+    mail.outbox.clear()
+    assert send_digests() == 1
+    header = mail.outbox[0].extra_headers["List-Unsubscribe"]
+    url = re.search(r"https?://[^/]+(/email/unsubscribe/[^>]+)>", header).group(1)
+    page = client.get(url).content.decode()
+    for label in ("It is your turn", "A match has started", "Your seat was handed to a bot"):
+        assert label in page
+    assert "A match has finished" not in page
+    done = client.post(url)
+    assert done.status_code == 200
+    text = done.content.decode()
+    assert "It is your turn" in text and "A match has started" in text and "Your seat was handed to a bot" in text
+    bob.refresh_from_db()
+    assert bob.email_preferences == {"your_turn": "never", "started": "never", "handed_to_bot": "never"}
+
+
+def test_unsubscribe_links_of_emails_sent_before_still_work(bob, client):
+    from django.core import signing
+
+    from notifications.emails import UNSUBSCRIBE_SALT
+
+    old = signing.dumps({"u": bob.pk, "k": "finished"}, salt=UNSUBSCRIBE_SALT, compress=True)
+    assert client.post(f"/email/unsubscribe/{old}/").status_code == 200
+    bob.refresh_from_db()
+    assert bob.email_preferences == {"finished": "never"}

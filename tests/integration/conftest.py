@@ -133,7 +133,7 @@ def start_worker(redis_broker, smtp_server, transactional_db, settings):
             "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "EMAIL_HOST": "127.0.0.1",
             "EMAIL_PORT": str(smtp_server.port),
-            "EMAIL_TIMEOUT": "60",
+            "EMAIL_TIMEOUT": "3",  # a dead worker's claim on an email runs out after 5 x 3 + 10 s
             "DIZZY_VAR_DIR": var_dir,
         }
         log = Path(var_dir) / f"{name}.log"
