@@ -19,6 +19,7 @@ from games import actions
 from games.engines import dizzy_cards
 from games.engines.dizzy_duo_battle import SPEC
 from games.engines.dizzy_duo_battle.board import Board, present
+from games.engines.lizzy_card import SHAPES, CardArt
 from games.engines.registry import get_engine
 from games.engines.spec import BoardInput, move_json
 from games.models import Match
@@ -218,6 +219,23 @@ def play(state: dict, move: dict) -> dict:
 
 def hand_cards(board: Board) -> list:
     return [card for group in board.hand.groups for card in group.cards]
+
+
+def test_the_card_macro_draws_svg_with_its_own_pattern_and_words():
+    from django.template import engines
+
+    assert len(set(SHAPES.values())) == 3
+    numbering = CardArt()
+    uids = [numbering.card(c).uid for c in dizzy_cards.DECK] + [numbering.back().uid]
+    assert len(set(uids)) == len(uids)  # every card its own pattern id
+    template = engines["jinja2"].from_string(
+        '{% from "games/_lizzy_card.html" import lizzy_card %}{{ lizzy_card(a) }}{{ lizzy_card(b, small=True) }}'
+    )
+    numbering = CardArt()
+    text = template.render({"a": numbering.card("body-blue-stripes-gold"), "b": numbering.back()})
+    assert text.count("<svg") == 2 and '<pattern id="lz1"' in text and 'fill="url(#lz1)"' in text
+    assert "lz-golden" in text and "★ golden" in text and "blue stripes body" in text
+    assert "a face-down card" in text and drawn_cards(text) == ["body-blue-stripes-gold"]
 
 
 def test_the_spec_draws_this_board():

@@ -262,15 +262,9 @@ def _about(view: dict[str, Any]) -> str:
     else:
         goal = f"playing for lives: {view['start_lives']} each at the start, the last player with lives wins"
     parts = [f"Round {view['round']} (at most {view['max_rounds']})", goal]
-    chosen = [
-        words
-        for words, on in (
-            ("open battles", options["open_battles"]),
-            ("main attack", options["main_attack"]),
-            ("lifeline", options["lifeline"] and view["scoring"] == "lives"),
-        )
-        if on
-    ]
+    chosen = [name for name in ("open battles", "main attack") if options[name.replace(" ", "_")]]
+    if options["lifeline"] and view["scoring"] == "lives":
+        chosen.append("lifeline")
     if chosen:
         parts.append(", ".join(chosen))
     return " · ".join(parts)
