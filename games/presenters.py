@@ -1,7 +1,8 @@
-"""The one place that decides what a viewer of a match gets: templates get nothing else.
+"""The one place that decides what a viewer of a match gets: the board's templates get nothing else.
 
-A template never receives the Match model (it holds the state and the seed); it gets a MatchInfo
-with public fields and the engine's view for the viewer's seat (ruling ALL-3).
+The board page and its fragment get a PlayerView, never the Match model (it holds the state and the
+seed): a MatchInfo with public fields and the engine's view for the viewer's seat (ruling ALL-3).
+Other pages (the dashboard's lists) do get Match rows, and show none of their state.
 """
 
 from __future__ import annotations
@@ -121,15 +122,18 @@ def player_view(
 
     view = None
     legal: list[dict[str, Any]] = []
+    # ALL-3: after the end everything is public, however the match ended (a moderator's abort or
+    # adjudication leaves the engine's state mid-game, so the engine is told).
+    over = match.is_over
     if match.state is not None:
-        view = engine.view(match.state, number)
+        view = engine.view(match.state, number, ended=over)
         if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
             legal = engine.legal_moves(match.state, number)
 
     moves = Move.objects.filter(match=match).only("match_id", "number", "seat", "log").order_by("-number")
     history = []
     for move in reversed(moves[:history_limit] if history_limit else moves):
-        texts = [fill_names(t, names) for t in move.texts_for(number, everything=finished)]
+        texts = [fill_names(t, names) for t in move.texts_for(number, everything=over)]
         if texts:
             history.append((move.number, texts))
 

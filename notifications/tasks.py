@@ -29,7 +29,7 @@ def email_context(row: Notification) -> dict:
     seats = list(match.seats.select_related("user"))
     names = seat_names(seats)
     mine = next((s for s in seats if s.user_id == row.recipient_id), None)
-    finished = match.status == Match.Status.FINISHED
+    finished = match.is_over  # ALL-3: however it ended (an abort too), everything is public
     last_move = match.moves.filter(number__lte=row.turn).order_by("-number").first()
     last_texts = []
     if last_move is not None:

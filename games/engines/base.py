@@ -141,8 +141,11 @@ class Engine:
         """The game's own consequence of `seat` running out of time (policy "engine")."""
         raise NotImplementedError
 
-    def view(self, state: State, seat: int | None) -> View:
-        """What `seat` may know (None = spectator); everything once the game is over (ALL-3)."""
+    def view(self, state: State, seat: int | None, ended: bool = False) -> View:
+        """What `seat` may know (None = spectator); everything once the game is over (ALL-3).
+
+        `ended`: the match has ended outside the rules (a moderator's abort or adjudication), so
+        the state is still mid-game; after any end everything is public, so show it all too."""
         raise NotImplementedError
 
     def result(self, state: State) -> Result | None:

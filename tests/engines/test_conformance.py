@@ -122,3 +122,24 @@ def test_rule_vectors(path):
         except AssertionError as error:
             failures.append(f"case {number} ({case.get('kind')}): {error}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+def test_a_view_with_ended_shows_everything_mid_game(slug):
+    """ALL-3: a match ended outside the rules (abort, adjudication) keeps a mid-game state; with
+    ended=True the view must show everything, so what a hidden twin deals anew shows in it."""
+    import random
+
+    engine = ENGINES[slug]
+    players = engine.min_players
+    options = engine.parse_options({}, players)
+    record = play(engine, players, options, 99, check=False)
+    state = engine.new_state(players, options, 99)
+    for seat, move in record.moves[: len(record.moves) // 2]:
+        state, _ = engine.apply(state, seat, move)
+    assert engine.result(state) is None
+    for viewer in [None, *range(players)]:
+        twin = engine.hidden_twin(state, viewer, random.Random(viewer or 0))
+        differs = {k: v for k, v in twin.items() if k != "rng"} != {k: v for k, v in state.items() if k != "rng"}
+        assert (engine.view(twin, viewer, ended=True) != engine.view(state, viewer, ended=True)) == differs
+        assert '"rng"' not in json.dumps(engine.view(state, viewer, ended=True))

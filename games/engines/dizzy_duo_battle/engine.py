@@ -574,8 +574,8 @@ class DizzyDuoBattle(Engine):
         return Result([], lives, f"A draw: {names} share the lead with {best}.", draw=True)
 
     # --- what a seat may know ------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        over = state["phase"] == "over"
+    def view(self, state: State, seat: int | None, ended: bool = False) -> View:
+        over = ended or state["phase"] == "over"  # ALL-3: however the match ended
         players = state["players"]
         playing = seat is not None and 0 <= seat < players
         mine = playing and not over and state["current"] == seat
@@ -613,7 +613,7 @@ class DizzyDuoBattle(Engine):
             "open_pile": list(state["open"]),  # every card in it was put there face up
             "blind_size": len(state["blind"]),  # never its order or content
             "history": [self._history_entry(entry, seat, over) for entry in state["history"]],
-            "last_battle": self._battle_for(state["battles"][-1], state, seat) if state["battles"] else None,
+            "last_battle": self._battle_for(state["battles"][-1], state, seat, over) if state["battles"] else None,
             "battle_log": [
                 {
                     "round": b["round"],
@@ -678,11 +678,11 @@ class DizzyDuoBattle(Engine):
         }
 
     @staticmethod
-    def _battle_for(battle: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+    def _battle_for(battle: dict[str, Any], state: State, seat: int | None, over: bool) -> dict[str, Any]:
         """A battle as `seat` may see it: every power and life change; the duos per ruling DD-7."""
         attacker = battle["attacker"]
         fighters = [attacker] + battle["defenders"]
-        if state["phase"] == "over" or state["options"]["open_battles"]:
+        if over or state["options"]["open_battles"]:
             shown = set(fighters)
         elif seat == attacker:
             shown = set(fighters)  # the attacker fought everyone

@@ -195,8 +195,8 @@ class FlowerFieldEngine(Engine):
         self._finish(new, other(seat), "lost on time")
         return new, [log(f"{_seat_name(seat)} ran out of time and loses.")]
 
-    def view(self, state: State, seat: int | None) -> View:
-        over = state["phase"] == "over"
+    def view(self, state: State, seat: int | None, ended: bool = False) -> View:
+        over = ended or state["phase"] == "over"  # ALL-3: however the match ended
         last = self._last_standing(state)
         last_cells = [f["cell"] for f in state["plantings"][last]["flowers"]] if last is not None else []
         own_hidden: dict[str, dict[str, str]] = {}

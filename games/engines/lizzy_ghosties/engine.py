@@ -600,7 +600,7 @@ class LizzyGhosties(Engine):
     def apply_timeout(self, state: State, seat: int) -> tuple[State, list[LogEntry]]:
         raise NotImplementedError("Lizzy Ghosties lets a bot play a late decision (ruling ALL-4).")
 
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: State, seat: int | None, ended: bool = False) -> View:
         over = state["phase"] == OVER
         showdown = state["showdown"]
         step = state["step"]
@@ -669,8 +669,8 @@ class LizzyGhosties(Engine):
                 "max_team_turns": SHOWDOWN_TEAM_TURNS,
                 "extra_turn": showdown["extra_turn"],
             }
-        if over:
-            # ALL-3: after the end everything is public, the cards below the tops too.
+        if over or ended:
+            # ALL-3: after the end (however the match ended) everything is public, the cards below the tops too.
             view["revealed"] = {
                 "lizzies": [None if stacks is None else _copy_stacks(stacks) for stacks in state["lizzies"]],
                 "piles": [list(pile) for pile in state["piles"]],

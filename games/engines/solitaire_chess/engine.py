@@ -385,8 +385,9 @@ class SolitaireChess(Engine):
 
     # --- what players see -------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> View:
-        """Everything is public (no hidden information), but never the generator (ruling ALL-2)."""
+    def view(self, state: State, seat: int | None, ended: bool = False) -> View:
+        """Everything is public (no hidden information, so `ended` changes nothing), but never the
+        generator (ruling ALL-2)."""
         final_match = state["ruleset"] == FINAL
         pieces_view = self._pieces_view(state, final_match)
         players = [self._player_view(state, player, final_match) for player in (0, 1)]
