@@ -115,7 +115,6 @@ def player_view(
     viewer_seat = seat_of(match, user)
     number = viewer_seat.number if viewer_seat else None
     engine = engine_of(match)
-    finished = match.status == Match.Status.FINISHED
     now = timezone.now()
     winners = set((match.result or {}).get("winners", []))
     names = seat_names(seats)
