@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games.engines.registry import GAMES
 from tests.helpers import start_match, user_to_act
 from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS
 
@@ -52,7 +53,7 @@ def focus_is_on_the_board(page) -> bool:
     return page.evaluate("() => !!document.activeElement.closest('#board')")
 
 
-@pytest.mark.parametrize("game", ["solitaire-chess"])  # the other boards join as their presenters land
+@pytest.mark.parametrize("game", list(GAMES))
 def test_every_board_is_axe_clean_in_its_states_and_keeps_the_focus(game, browser, live_server, make_user):
     users = [make_user(f"player{i}") for i in range(PLAYERS[game])]
     match = start_match(users[0], users[1:], game)
