@@ -29,6 +29,7 @@ from games.engines.registry import get_engine
 from games.models import BOT_LEVELS, Match, Move, Seat, TimeControl, fill_names, seat_names
 from notifications.models import Kind
 from notifications.service import notify
+from ratings.actions import do_rate_finished_match
 
 MAX_MOVE_BYTES = 4000
 
@@ -107,6 +108,7 @@ def create_match(
     custom_clock: tuple[int, int, int] | None = None,
     weekend_pause: bool = False,
     spectators_read_chat: bool = False,
+    rated: bool = True,
 ) -> Match:
     check_can_play(user)
     _check_match_limit(user)
@@ -164,6 +166,7 @@ def create_match(
             time_preset=time_preset,
             weekend_pause=weekend_pause and time_preset != "live",
             spectators_read_chat=spectators_read_chat,
+            rated=rated,
             turn_seconds=turn,
             reserve_periods=periods,
             period_seconds=period,
@@ -624,6 +627,7 @@ def _after_state_change(
     save_board_change(match)
 
     if result is not None:
+        do_rate_finished_match(match)
         for seat in seats:
             if seat.user_id and not seat.is_bot:
                 notify(match, seat.user, Kind.FINISHED, match.version)
@@ -768,6 +772,7 @@ def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
         match.ended = timezone.now()
         match.deadline = None
         save_board_change(match)
+        do_rate_finished_match(match)
         for seat in seats:
             stop_turn_clock(seat)
             seat.to_act = False

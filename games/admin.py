@@ -12,10 +12,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games.actions import ActionError
-from games.engines.registry import get_engine
 from games.models import Match, Move, Seat
 from moderation import actions as moderation
 from moderation.admin import with_reason
+from ratings.replay import state_after
 
 
 class SeatInline(admin.TabularInline):
@@ -129,20 +129,12 @@ class MatchAdmin(admin.ModelAdmin):
     def replay_view(self, request, match_id: int):
         """The state after move N, rebuilt from the seed and the log (staff only, logged)."""
         match = get_object_or_404(Match, pk=match_id)
-        engine = get_engine(match.game)
         moves = list(match.moves.order_by("number"))
         try:
             upto = max(0, min(int(request.GET.get("n", len(moves))), len(moves)))
         except ValueError:
             upto = len(moves)
-        state = None
-        if match.seed:
-            state = engine.new_state(match.seats.count(), match.options, int(match.seed))
-            for move in moves[:upto]:
-                if move.kind == Move.Kind.TIMEOUT:
-                    state, _ = engine.apply_timeout(state, move.seat)
-                else:
-                    state, _ = engine.apply(state, move.seat, move.payload)
+        state = state_after(match, moves[:upto])  # the one replay loop, shared with the public replay page
         moderation.log_state_read(request.user, match, f"replayed to move {upto}")
         context = {
             **self.admin_site.each_context(request),

@@ -57,6 +57,12 @@ class MatchForm(forms.Form):
             label="Custom: minutes per reserve period", min_value=1, max_value=60 * 24 * 7, required=False
         )
         self.fields["spectators_read_chat"] = forms.BooleanField(label="Spectators may read the chat", required=False)
+        self.fields["rated"] = forms.BooleanField(
+            label="Rated match",
+            required=False,
+            initial=True,
+            help_text="Between people it changes your rating; with a bot in a seat, your separate rating against bots.",
+        )
         self.fields["weekend_pause"] = forms.BooleanField(
             label="Pause the clocks at weekends",
             required=False,
@@ -98,6 +104,12 @@ class MatchForm(forms.Form):
                 (data.get("period_minutes") or 0) * 60,
             )
         return data
+
+
+def challenge_initial(query) -> dict[str, str]:
+    """The new-match form opened from a profile's "Challenge": that player invited to seat 2."""
+    username = (query.get("invite") or "").strip()[:150]
+    return {"seat_1": "invite", "invite_1": username} if username else {}
 
 
 class FillSeatForm(forms.Form):

@@ -80,6 +80,8 @@ class Match(models.Model):
     period_seconds = models.PositiveIntegerField(default=86400)
     weekend_pause = models.BooleanField(default=False)
     spectators_read_chat = models.BooleanField(default=False)
+    # Rated matches change the players' ratings when they finish (ratings app, issue 15).
+    rated = models.BooleanField(default=True)
     # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games import actions
 from games.engines.registry import available_engines, get_spec
-from games.forms import FillSeatForm, MatchForm
+from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.models import GAME_NAMES, Match, Seat
 from games.presenters import player_view
 
@@ -81,7 +81,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if slug not in engines:
         return render(request, "games/new_match_pick.html", {"engines": engines})
     engine = engines[slug]
-    form = MatchForm(engine, request.POST or None)
+    form = MatchForm(engine, request.POST or None, initial=challenge_initial(request.GET))
     if request.method == "POST" and form.is_valid():
         try:
             match = actions.create_match(
@@ -93,6 +93,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data.get("custom_clock"),
                 form.cleaned_data["weekend_pause"],
                 form.cleaned_data["spectators_read_chat"],
+                rated=form.cleaned_data["rated"],
             )
         except actions.ActionError as error:
             form.add_error(None, str(error))
@@ -169,17 +170,9 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
         "poll_seconds": LIVE_POLL_SECONDS if match.turn_seconds <= LIVE_TURN_SECONDS else settings.DIZZY_POLL_SECONDS,
         "now_ms": int(time.time() * 1000),  # the server's clock, for the ticking clocks (static/js/clock.js)
         "stylesheet": spec.stylesheet,
-        "board_template": spec.board_template if spec.present else "",
-        "legacy_board": _legacy_board(request, pv),
+        "board_template": spec.board_template,
         "chat": mark_safe(render_to_string("games/_chat.html", {"pv": pv}, request=request)),
     }
-
-
-def _legacy_board(request: HttpRequest, pv) -> str:
-    """A board still drawn by a Django template (games/boards/<game>.py), until its presenter is written."""
-    if not isinstance(pv.board, dict) or "template" not in pv.board:
-        return ""
-    return mark_safe(render_to_string(pv.board["template"], {"pv": pv}, request=request))
 
 
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:

@@ -1,0 +1,186 @@
+"""What the ratings pages show: plain dataclasses built from finished matches only.
+
+Nothing here reads a running match: profiles, head-to-head and records count finished matches, and
+ratings only change when a match finishes, so a page built from these tells nothing a board hides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.engines.registry import GAMES
+from games.models import Match, Seat
+from ratings.charts import Chart, rating_chart
+from ratings.models import Pool, Rating, RatingChange, display
+
+
+@dataclass
+class ChangeInfo:
+    seat: int
+    name: str
+    outcome: str
+    before: int
+    after: int
+    delta: int
+    provisional: bool
+    pool: str  # "against people" / "against bots"
+
+
+def rating_changes(match: Match) -> list[ChangeInfo]:
+    """Each seat's rating change in a finished match (empty when it was not rated)."""
+    names = {seat.number: seat.public_name for seat in match.seats.all()}
+    changes = RatingChange.objects.filter(match=match).select_related("rating").order_by("seat")
+    return [
+        ChangeInfo(
+            seat=c.seat,
+            name=names.get(c.seat, f"seat {c.seat + 1}"),
+            outcome=c.get_outcome_display(),
+            before=c.before,
+            after=c.after,
+            delta=c.delta,
+            provisional=c.provisional,
+            pool=c.rating.get_pool_display(),
+        )
+        for c in changes
+    ]
+
+
+@dataclass
+class Record:
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.won + self.lost + self.drawn
+
+    def add(self, outcome: str) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+
+
+def outcome_in(result: dict[str, Any] | None, seat: int) -> str:
+    winners = set((result or {}).get("winners") or [])
+    if not winners or (result or {}).get("draw"):
+        return "drawn"
+    return "won" if seat in winners else "lost"
+
+
+def finished_seats(user):
+    """The user's seats in finished matches, newest first, without the (large) match state."""
+    return (
+        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .defer("match__state", "match__seed")
+        .order_by("-match__ended", "-match_id")
+    )
+
+
+def records(user) -> tuple[Record, dict[str, Record]]:
+    """Won/lost/drawn over every finished match, in all and per game."""
+    total, per_game = Record(), {slug: Record() for slug in GAMES}
+    for game, number, result in finished_seats(user).values_list("match__game", "number", "match__result"):
+        outcome = outcome_in(result, number)
+        total.add(outcome)
+        per_game.setdefault(game, Record()).add(outcome)
+    return total, per_game
+
+
+@dataclass
+class RecentMatch:
+    id: int
+    game_name: str
+    ended: datetime | None
+    players: list[str]
+    outcome: str
+    rated: bool
+
+
+def recent_matches(user, limit: int = 10) -> list[RecentMatch]:
+    seats = list(finished_seats(user)[:limit])
+    others = Seat.objects.filter(match_id__in=[s.match_id for s in seats]).select_related("user").order_by("number")
+    players: dict[int, list[str]] = {}
+    for seat in others:
+        players.setdefault(seat.match_id, []).append(seat.public_name)
+    return [
+        RecentMatch(
+            id=s.match_id,
+            game_name=s.match.game_name,
+            ended=s.match.ended,
+            players=players.get(s.match_id, []),
+            outcome=outcome_in(s.match.result, s.number),
+            rated=s.match.rated,
+        )
+        for s in seats
+    ]
+
+
+@dataclass
+class HeadToHead:
+    together: int = 0
+    viewer_won: int = 0
+    player_won: int = 0
+    drawn: int = 0  # a draw, or neither of the two won (a third player did)
+
+
+def head_to_head(player, viewer) -> HeadToHead | None:
+    """Finished matches where both sat; None when there is no other signed-in viewer."""
+    if not getattr(viewer, "is_authenticated", False) or viewer.pk == player.pk:
+        return None
+    mine = {s.match_id: s for s in finished_seats(viewer)}
+    found = HeadToHead()
+    for seat in finished_seats(player).filter(match_id__in=list(mine)):
+        found.together += 1
+        theirs, yours = (
+            outcome_in(seat.match.result, seat.number),
+            outcome_in(seat.match.result, mine[seat.match_id].number),
+        )
+        if yours == "won" and theirs != "won":
+            found.viewer_won += 1
+        elif theirs == "won" and yours != "won":
+            found.player_won += 1
+        else:
+            found.drawn += 1
+    return found
+
+
+@dataclass
+class RatingInfo:
+    game: str
+    game_name: str
+    pool: str
+    pool_label: str
+    value: int
+    sigma: float
+    provisional: bool
+    matches: int
+    chart: Chart | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+def ratings_of(user) -> list[RatingInfo]:
+    """The user's ratings, each with its history (oldest first) and its chart."""
+    found = []
+    for rating in Rating.objects.filter(user=user).order_by("game", "pool"):
+        changes = rating.changes.order_by("created", "match_id").values_list(
+            "match_id", "mu_before", "mu_after", "outcome"
+        )
+        history = [{"match": m, "value": display(after), "outcome": outcome} for m, _, after, outcome in changes]
+        start = display(changes[0][1]) if history else display(rating.mu)
+        found.append(
+            RatingInfo(
+                game=rating.game,
+                game_name=GAMES.get(rating.game, rating.game),
+                pool=rating.pool,
+                pool_label=rating.get_pool_display(),
+                value=rating.value,
+                sigma=rating.sigma,
+                provisional=rating.provisional,
+                matches=rating.matches,
+                chart=rating_chart(start, history) if history else None,
+                history=history,
+            )
+        )
+    return sorted(found, key=lambda r: (r.game_name, r.pool != Pool.PEOPLE))

@@ -1,0 +1,106 @@
+"""The public replay of a finished match: any position, drawn by the game's own board presenter.
+
+After the end everything is public (ruling ALL-3): every move's log entries are shown whole, and
+every position is drawn from the engine's view with `ended=True`, which shows everything. A seat's
+viewpoint draws the board as laid out for that player. Only finished matches get here (the view
+answers 404 otherwise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from games.engines.registry import get_spec
+from games.engines.spec import BoardInput
+from games.models import Match, fill_names, seat_names
+from games.presenters import PlayerView, match_info
+from ratings.replay import match_steps, positions
+
+
+@dataclass
+class Viewpoint:
+    seat: int | None
+    label: str
+    current: bool
+
+
+@dataclass
+class ReplayPage:
+    match: Any  # games.presenters.MatchInfo
+    at: int
+    total: int
+    viewpoints: list[Viewpoint]
+    seat: int | None
+    history: list[tuple[int, str, list[str]]]  # (move number, mover, texts), all of them
+    board: SafeString
+    players: list[str]
+
+
+def parse_at(raw: str | None, total: int) -> int:
+    """?at=N, the position after N moves: 0 is the start; missing or bad means the final position."""
+    try:
+        return max(0, min(int(raw or total), total))
+    except ValueError:
+        return total
+
+
+def parse_seat(raw: str | None, players: int) -> int | None:
+    """?seat=N shows what seat N saw then; anything else is the spectator's view."""
+    try:
+        seat = int(raw or "")
+    except ValueError:
+        return None
+    return seat if 0 <= seat < players else None
+
+
+def replay_page(match: Match, at_raw: str | None, seat_raw: str | None) -> ReplayPage:
+    seats = list(match.seats.all())
+    names = seat_names(seats)
+    moves = list(match.moves.order_by("number"))
+    at = parse_at(at_raw, len(moves))
+    seat = parse_seat(seat_raw, len(seats))
+    spec = get_spec(match.game)
+    steps = match_steps(moves)
+    state = next(islice(positions(spec.engine, len(seats), match.options, int(match.seed), steps), at, None))
+    history = [
+        (m.number, names.get(f"p{m.seat}", ""), [fill_names(t, names) for t in m.texts_for(None, everything=True)])
+        for m in moves
+    ]
+    viewpoints = [Viewpoint(None, "a spectator", seat is None)] + [
+        Viewpoint(s.number, s.public_name, seat == s.number) for s in seats
+    ]
+    return ReplayPage(
+        match=match_info(match),
+        at=at,
+        total=len(moves),
+        viewpoints=viewpoints,
+        seat=seat,
+        history=history,
+        board=_board(match, spec, state, seat, [s.public_name for s in seats]),
+        players=[s.public_name for s in seats],
+    )
+
+
+def _board(match: Match, spec, state: dict[str, Any], seat: int | None, names: list[str]) -> SafeString:
+    """The game's board for this position, as its board page draws it but with no controls."""
+    if spec.present is None:
+        return mark_safe("")
+    view = spec.engine.view(state, seat, ended=True)  # ALL-3: every position of a finished match is public
+    board = spec.present(BoardInput(view=view, legal=[], seat=seat, my_turn=False, names=names, is_over=True))
+    pv = PlayerView(
+        match=match_info(match),
+        seats=[],
+        seat=seat,
+        my_turn=False,
+        waiting_for="",
+        view=view,
+        legal=[],
+        history=[],
+        board=board,
+    )
+    return mark_safe(render_to_string(spec.board_template, {"board": board, "pv": pv}, using="jinja2"))

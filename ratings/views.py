@@ -1,0 +1,108 @@
+"""Thin views: profiles, leaderboards, replays, records and rematches."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from games.actions import ActionError
+from games.engines.registry import GAMES, available_engines
+from games.models import Match, Seat
+from ratings import presenters
+from ratings.models import PROVISIONAL_SIGMA, Pool, Rating
+from ratings.rematch import do_rematch
+from ratings.replay import build_record
+from ratings.replay_page import replay_page
+
+LEADERBOARD_PAGE = 25
+ACTIVE_DAYS = 90
+
+
+def _finished_match(match_id: int) -> Match:
+    """Only a finished match has a replay and a record (ALL-3); a running one is a 404."""
+    queryset = Match.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return get_object_or_404(queryset, pk=match_id, status=Match.Status.FINISHED)
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username)
+    if player.profile_hidden and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    total, per_game = presenters.records(player)
+    context = {
+        "player": player,
+        "ratings": presenters.ratings_of(player),
+        "record": total,
+        "per_game": [(GAMES[slug], per_game[slug]) for slug in GAMES if per_game.get(slug) and per_game[slug].played],
+        "recent": presenters.recent_matches(player),
+        "h2h": presenters.head_to_head(player, request.user),
+        "games": GAMES,
+        "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+    }
+    return render(request, "ratings/profile.html", context)
+
+
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    return render(request, "ratings/leaderboards.html", {"games": GAMES})
+
+
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GAMES:
+        raise Http404
+    pool = request.GET.get("pool") if request.GET.get("pool") in Pool.values else Pool.PEOPLE
+    since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    players = (
+        Rating.objects.filter(game=game, pool=pool, user__isnull=False, user__is_active=True, last_played__gte=since)
+        .select_related("user")
+        .order_by("-mu", "sigma", "user__username")
+    )
+    page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
+    bots = Rating.objects.filter(game=game, pool=Pool.BOTS, user__isnull=True).order_by("-mu")
+    context = {
+        "game": game,
+        "game_name": GAMES[game],
+        "pool": pool,
+        "pools": Pool.choices,
+        "page": page,
+        "bots": bots,
+        "active_days": ACTIVE_DAYS,
+        "provisional_sigma": PROVISIONAL_SIGMA,
+        "bot_levels": list(available_engines()[game].bots),
+    }
+    return render(request, "ratings/leaderboard.html", context)
+
+
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    page = replay_page(_finished_match(match_id), request.GET.get("at"), request.GET.get("seat"))
+    return render(request, "ratings/replay.html", {"page": page})
+
+
+def record(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The finished match as a JSON file: `manage.py replay FILE` rebuilds it and checks the result."""
+    data = build_record(_finished_match(match_id))
+    response = HttpResponse(json.dumps(data, indent=1, ensure_ascii=False), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="dizzysite-match-{match_id}.json"'
+    return response
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        match = do_rematch(match_id, request.user)
+    except ActionError as error:
+        messages.error(request, str(error))
+        return redirect("match", match_id)
+    messages.success(request, "A rematch is set up: the other players are invited.")
+    return redirect(match)
