@@ -155,16 +155,50 @@ def test_move_history_in_plain_words(match, alice, bob, client_for):
     assert mover.username in history and "{p" not in history
 
 
-def test_bot_seat_moves_after_the_commit(alice, django_capture_on_commit_callbacks):
+def test_a_bot_seat_to_act_first_moves_after_the_commit(alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        match = start_match(alice, ["random"])
+        match = start_match(alice, ["random"], options={"advantage": "1"})  # the bot chooses the order
     match.refresh_from_db()
     engine = get_engine(match.game)
-    # Whoever moves first, the bot answers: it is the human's turn again (or the game is over).
+    # The bot moved (as many decisions as its turn took) and it is the human's turn.
+    assert Move.objects.filter(match=match, by_bot=True, seat=1).count() == match.version >= 1
     assert match.seats.get(number=1).to_act is False
-    assert engine.to_act(match.state) in ([0], [])
-    if match.version:
-        assert Move.objects.filter(match=match, by_bot=True).exists()
+    assert engine.to_act(match.state) == [0]
+
+
+def test_a_bot_seat_answers_the_humans_move(alice, client_for, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_match(alice, ["random"], options={"advantage": "0"})  # alice chooses the order
+    match.refresh_from_db()
+    assert match.version == 0 and get_engine(match.game).to_act(match.state) == [0]
+    with django_capture_on_commit_callbacks(execute=True):
+        post_move(client_for(alice), match, {"type": "order", "first": False})  # the bot is to place first
+    match.refresh_from_db()
+    assert Move.objects.filter(match=match, by_bot=False).count() == 1
+    assert Move.objects.filter(match=match, by_bot=True, seat=1).exists()
+    assert get_engine(match.game).to_act(match.state) == [0]
+
+
+def test_the_setup_hint_does_not_offer_moving_pieces(alice, bob, client_for):
+    """Solitaire Chess: while pieces are placed, the board asks for a placement only; once every
+    piece is in and the play starts, the hint offers to select a piece."""
+    match = start_match(alice, [bob], options={"advantage": "0"})
+    c = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
+    engine = get_engine(match.game)
+    post_move(c[alice.pk], match, {"type": "order", "first": True})
+    for _ in range(30):
+        match.refresh_from_db()
+        if match.state["phase"] != "setup":
+            break
+        mover = user_to_act(match)
+        page = c[mover.user_id].get(f"/matches/{match.pk}/").content.decode()
+        assert "Place a piece on a marked grey square." in page
+        assert "select one of your pieces" not in page.lower()
+        post_move(c[mover.user_id], match, engine.legal_moves(match.state, mover.number)[0])
+    assert match.state["phase"] == "play"
+    mover = user_to_act(match)
+    page = c[mover.user_id].get(f"/matches/{match.pk}/").content.decode()
+    assert "select one of your pieces" in page.lower()
 
 
 def test_a_whole_match_against_a_bot_to_the_result(alice, client_for, django_capture_on_commit_callbacks):
