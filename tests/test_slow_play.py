@@ -113,44 +113,71 @@ def test_final_match_timeout_removes_the_players_pieces(alice, bob):
         assert match.seats.get(to_act=True).number != late.number
 
 
-def test_bot_policy_plays_the_late_turn_and_takes_the_seat_after_three(alice, bob, monkeypatch, client_for):
-    """Ruling ALL-4 (the Dizzy games): a bot plays a late turn; the third in a row hands it the seat."""
-    engine = get_engine("solitaire-chess")
-    monkeypatch.setattr(engine, "timeout_policy", "bot")
+def start_with_seed(monkeypatch, seed: int, creator, others, game: str) -> Match:
+    """The same deal every run: the secret seed the match starts with is chosen."""
+    monkeypatch.setattr(actions.secrets, "randbits", lambda bits: seed)
+    match = start_match(creator, others, game=game)
+    monkeypatch.undo()
+    return match
+
+
+def play_until_seat_to_act(match: Match, number: int) -> None:
+    """The other players play their whole turns themselves, until seat `number` is to act."""
+    engine = get_engine(match.game)
+    for _ in range(200):
+        match.refresh_from_db()
+        if number in engine.to_act(match.state):
+            return
+        seat = match.seats.get(number=engine.to_act(match.state)[0])
+        actions.do_move(match.pk, seat.user, match.version, engine.legal_moves(match.state, seat.number)[0])
+    raise AssertionError("the turn never came back")
+
+
+@pytest.mark.parametrize("game, players, seed", [("dizzy-duo-battle", 2, 3), ("lizzy-ghosties", 3, 5)])
+def test_late_turns_are_played_by_a_bot_and_the_third_hands_it_the_seat(
+    game, players, seed, make_user, client_for, monkeypatch
+):
+    """Ruling ALL-4, through the deadline sweep, for the two games whose own policy it is: a bot
+    plays the whole late turn (every decision of it: a take and a discard, a Lizzy's pass-around)
+    and the third timeout in a row hands the seat to a bot for good."""
+    engine = get_engine(game)
+    assert engine.timeout_policy == "bot"
+    users = [make_user(f"p{i}") for i in range(players)]
+    decisions = []
     with time_machine.travel(START, tick=False) as traveller:
-        match = past_the_order_choice(start_match(alice, [bob], options={"ruleset": "final"}))
+        match = start_with_seed(monkeypatch, seed, users[0], users[1:], game)
+        late = mover_of(match)
         for round_number in range(1, 4):
-            late = mover_of(match)
-            late_user = late.user
+            play_until_seat_to_act(match, late.number)
+            key, version = engine.turn_key(match.state), match.version
             traveller.shift(timedelta(days=7))
             sweep_deadlines()
             match.refresh_from_db()
             late.refresh_from_db()
-            assert Move.objects.filter(match=match, by_bot=True, seat=late.number).count() >= 1
-            if round_number < 3:
-                assert late.timeouts_in_row == round_number and not late.handed_to_bot
-                # The other player moves themselves, so it is the late player's turn again.
-                other = mover_of(match)
-                assert other.number != late.number
-                play_one(match)
-        assert late.handed_to_bot and late.bot_level == "normal"
-        dashboard = client_for(late_user).get("/").content.decode()
-        assert "played by a bot" in dashboard
-        history = client_for(late_user).get(f"/matches/{match.pk}/").content.decode()
-        assert "ran out of time: a bot plays this turn" in history
+            bot_moves = Move.objects.filter(match=match, number__gt=version, seat=late.number, by_bot=True)
+            decisions.append(bot_moves.count())
+            assert bot_moves.count() == match.version - version >= 1  # only the bot moved, for the late seat
+            assert engine.turn_key(match.state) != key  # the whole turn, not its first decision only
+            assert late.timeouts_in_row == round_number
+            assert late.handed_to_bot is (round_number == 3)
+        assert late.bot_level == "normal"
+        assert max(decisions) > 1, f"no late turn of several decisions: {decisions}"
+        assert "played by a bot" in client_for(late.user).get("/").content.decode()
+        page = client_for(users[0]).get(f"/matches/{match.pk}/history/").content.decode()
+        assert page.count("ran out of time: a bot plays this turn") == 3
 
 
 def test_a_move_of_ones_own_resets_the_timeout_count(alice, bob, monkeypatch):
-    engine = get_engine("solitaire-chess")
-    monkeypatch.setattr(engine, "timeout_policy", "bot")
+    engine = get_engine("dizzy-duo-battle")
     with time_machine.travel(START, tick=False) as traveller:
-        match = past_the_order_choice(start_match(alice, [bob]))
+        match = start_with_seed(monkeypatch, 3, alice, [bob], "dizzy-duo-battle")
         late = mover_of(match)
         traveller.shift(timedelta(days=7))
         sweep_deadlines()
-        play_one(match)  # the other player
-        assert mover_of(match).number == late.number
-        play_one(match)  # the late player moves in time
+        late.refresh_from_db()
+        assert late.timeouts_in_row == 1
+        play_until_seat_to_act(match, late.number)
+        actions.do_move(match.pk, late.user, match.version, engine.legal_moves(match.state, late.number)[0])
         late.refresh_from_db()
         assert late.timeouts_in_row == 0
 
