@@ -223,6 +223,17 @@ def test_the_end_shows_the_winner_every_hidden_flower_and_the_truth():
     assert present(state, 0).outcome.title == "You win!" and present(state, None).outcome.title == "Alice wins"
 
 
+def test_a_match_ended_mid_game_shows_everything_and_offers_nothing():
+    """ALL-3: a moderator's abort leaves a mid-game state; once it ends, every hidden flower is public."""
+    state = engine_state(*DUPLICATE)
+    for seat in (0, 1, None):
+        view = ENGINE.view(state, seat, ended=True)
+        board = ff_board.present(BoardInput(view, [], seat, False, NAMES, "ca::", is_over=True))
+        assert board.over and board.own_hidden == [] and board.status == "" and picks(board) == {}
+        assert [len(p.flowers) for p in board.hidden_at_end] == [2, 2]
+        assert "alice's hidden red flower (hidden)" in cells(board)["B2"].label or seat == 0
+
+
 def test_a_challenges_small_picture_covers_its_cells():
     cells_, width, height = ff_board._mini_picture(["D2", "D3", "D4", "D5"], ["D3", "D4", "D5", "D6"], {"D4": "yellow"})
     assert (width, height) == (10, 50)

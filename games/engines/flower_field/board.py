@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engines.flower_field.fields import CELL_INDEX, COLOURS, SIZE
-from games.engines.spec import BoardInput, MoveChoice, move_json, plural
+from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json, plural
 
 LETTER = {"red": "r", "blue": "b", "yellow": "y"}
 COLOUR_OF_LETTER = {letter: colour for colour, letter in LETTER.items()}
@@ -32,6 +32,7 @@ FLOWERS_SELECT = re.compile(rf"^([ph]):({CELL})(?:([rby])({CELL})?)?$")
 CHALLENGE_SELECT = re.compile(rf"^c([ab])(?::((?:{CELL}){{0,4}}))?(?::((?:{CELL}){{0,4}}))?$")
 STAMPED = re.compile(r"^(.*)@(\d+)$")
 MODE_OF_PHASE = {"play": "p", "hide": "h"}
+BUTTON_MOVES = ("order", "give_up", "challenge_challenge", "accept", "pass")
 PHASE_WORDS = {
     "order": "Choosing who plants first",
     "hide": "Hiding flowers",
@@ -277,10 +278,11 @@ def present(given: BoardInput) -> Board:
     view = given.view
     phase = view["phase"]
     sel = _selection(given)
+    public = "all_hidden" in view  # however the match ended, everything is public (ALL-3)
     return Board(
         phase=phase,
         phase_words=PHASE_WORDS.get(phase, phase),
-        over=phase == "over",
+        over=phase == "over" or given.is_over,
         hint=_hint(given, sel),
         status=_status(given),
         flower_count=len(view["board"]),
@@ -289,8 +291,8 @@ def present(given: BoardInput) -> Board:
         show_controls=_acting(given) and bool(sel.mode),
         controls=_controls(given, sel),
         players=[_player(given, seat) for seat in (0, 1)],
-        own_hidden=[_hidden(h, "") for h in view["hidden"]] if phase != "over" else [],
-        cancelled=[h["cell"] for h in view["hidden"] if h["status"] == "cancelled"] if phase != "over" else [],
+        own_hidden=[_hidden(h, "") for h in view["hidden"]] if not public else [],
+        cancelled=[h["cell"] for h in view["hidden"] if h["status"] == "cancelled"] if not public else [],
         hidden_at_end=[
             HiddenSet(seat, given.names[seat], [_hidden(h, f"ff-hid-seat-{seat}") for h in flowers])
             for seat, flowers in enumerate(view.get("all_hidden", []))
@@ -392,10 +394,10 @@ def _field_context(given: BoardInput, sel: Selection) -> _FieldContext:
         shown_a, shown_b = (), ()
     hidden: dict[str, list[Hidden]] = {}
     words: dict[str, list[str]] = {}
-    if view["phase"] != "over":  # the viewer's own hidden flowers (FF-2)
+    if "all_hidden" in view:  # everyone's, after the end (ALL-3)
+        owned = [(s, h, f"ff-hid-seat-{s}") for s, hs in enumerate(view["all_hidden"]) for h in hs]
+    else:  # the viewer's own (FF-2)
         owned = [(given.seat, h, "") for h in view["hidden"]]
-    else:  # everyone's, after the end (ALL-3)
-        owned = [(s, h, f"ff-hid-seat-{s}") for s, hs in enumerate(view.get("all_hidden", [])) for h in hs]
     for seat, h, css in owned:
         hidden.setdefault(h["cell"], []).append(_hidden(h, css))
         whose = "your" if seat == given.seat else f"{given.names[seat]}'s"
@@ -525,19 +527,19 @@ def _action(context: _FieldContext, name: str) -> str:
 # --- the controls ----------------------------------------------------------------------------------
 def _controls(given: BoardInput, sel: Selection) -> Controls:
     view = given.view
-    phase = view["phase"]
     acting = _acting(given)
-    legal = [m for m in given.legal if m["type"] not in ("challenge", "plant", "hide")] if acting else []
-    choices = {move_json(m): m for m in legal}  # never a challenge (FF-9), nor the thousands of flowers
+    # The buttons that are one legal move each; never a challenge (FF-9), nor the thousands of flowers.
+    allowed = legal_json([m for m in given.legal if m["type"] in BUTTON_MOVES]) if acting else set()
 
     def offer(move: dict[str, Any], label: str) -> MoveChoice | None:
-        return MoveChoice(move_json(move), label) if move_json(move) in choices else None
+        return MoveChoice(move_json(move), label) if move_json(move) in allowed else None
 
     order = [offer({"type": "order", "go": go}, f"Plant {go}") for go in ("first", "second")]
     doubt = [
         offer({"type": "challenge_challenge"}, "Challenge the challenge"),
         offer({"type": "accept"}, "Accept and plant again"),
     ]
+    give_up = offer({"type": "give_up"}, "Give up the challenge (lose a life, play again)")
     return Controls(
         mode=sel.mode if acting else "",
         flowers=_flower_step(given, sel) if sel.mode in ("p", "h") and sel.first else None,
@@ -545,10 +547,8 @@ def _controls(given: BoardInput, sel: Selection) -> Controls:
         start_challenge=Selection(mode="c").code() if acting and view["may_challenge"] and sel.mode != "c" else "",
         back_to_planting=sel.mode == "c" and bool(_open_cells(given)),
         start_again=sel.mode in ("p", "h") and bool(sel.first),
-        give_up=offer({"type": "give_up"}, "Give up the challenge (lose a life, play again)")
-        if sel.mode == "c"
-        else None,
-        pass_move=offer({"type": "pass"}, "Pass (end the game)") if phase == "final" else None,
+        give_up=give_up if sel.mode == "c" else None,
+        pass_move=offer({"type": "pass"}, "Pass (end the game)"),
         doubt=[c for c in doubt if c],
         order=[c for c in order if c],
     )
@@ -556,12 +556,12 @@ def _controls(given: BoardInput, sel: Selection) -> Controls:
 
 def _flower_step(given: BoardInput, sel: Selection) -> FlowerStep:
     kind = "hide" if sel.mode == "h" else "plant"
-    legal: set[tuple[tuple[str, str], ...]] = set()  # read only when a button is offered
+    offers_buttons = kind == "plant" or bool(sel.second)  # hiding has no button before the second cell
+    legal = _legal_flowers(given, kind, {sel.first, sel.second}) if offers_buttons else set()
 
     def move(*flowers: tuple[str, str]) -> str:
         """The move's JSON if it is legal, else "". Two flowers go in board order, as the engine lists them."""
         ordered = tuple(sorted(flowers, key=lambda f: CELL_INDEX[f[0]]))
-        legal.update(() if legal else _legal_flowers(given, kind, {sel.first, sel.second}))
         if ordered not in legal:
             return ""
         return move_json({"type": kind, "flowers": [{"cell": c, "colour": k} for c, k in ordered]})
@@ -573,17 +573,15 @@ def _flower_step(given: BoardInput, sel: Selection) -> FlowerStep:
 
     first, colour, second = sel.first, sel.colour, sel.second
     alone = move((first, colour)) if kind == "plant" and colour else ""
+    then = f" on {first}, then a second cell"
+    pick_colour = [ColourChoice(k, "", f"{sel.mode}:{first}{LETTER[k]}", then) for k in COLOURS]
     return FlowerStep(
         mode=sel.mode,
         first=first,
         colour=colour,
         second=second,
         plant_one=buttons(first, f" on {first}") if kind == "plant" and not colour else [],
-        pick_colour=[
-            ColourChoice(k, "", f"{sel.mode}:{first}{LETTER[k]}", f" on {first}, then a second cell")
-            for k in COLOURS
-            if not second
-        ],
+        pick_colour=pick_colour if not second else [],
         finish=buttons(second, f" on {second}, with {colour} on {first}", (first, colour)) if second else [],
         alone=MoveChoice(alone, f"Plant only {colour} {first}") if alone else None,
     )
@@ -720,10 +718,7 @@ def _hint(given: BoardInput, sel: Selection) -> str:
     if not _acting(given):
         return ""
     if view["phase"] == "hide":
-        return (
-            "Hide two flowers: pick a cell (not D4), its colour, then a second cell and its colour. "
-            "Nobody else sees them."
-        )
+        return "Hide two flowers: pick a cell, its colour, then a second cell and its colour. Nobody else sees them."
     if view["phase"] == "play" and view["redo"]:
         return "Your last planting was undone after a successful challenge: plant again (no challenge now)."
     if view["phase"] == "play" and sel.mode == "c":
@@ -748,7 +743,7 @@ def _status(given: BoardInput) -> str:
     """What is going on, for everyone but the player to act."""
     view = given.view
     turn = _name(given, view["turn"])
-    if _acting(given):
+    if _acting(given) or given.is_over:
         return ""
     if view["phase"] == "order":
         return f"{_capital(_name(given, view['advantage']))} has the advantage and chooses who plants first."
