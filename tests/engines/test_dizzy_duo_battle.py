@@ -547,25 +547,6 @@ def test_all3_after_the_end_everything_is_public():
         assert "rng" not in json.dumps(view)
 
 
-def scrambled(state: dict[str, Any], viewer: int | None, rng: random.Random) -> dict[str, Any]:
-    """The same state with every card the viewer cannot see dealt anew among the same places."""
-    other = copy.deepcopy(state)
-    seats = [s for s in range(state["players"]) if s != viewer]
-    hidden = [c for s in seats for c in other["hands"][s]] + other["blind"]
-    rng.shuffle(hidden)
-    for seat in seats:
-        size = len(other["hands"][seat])
-        other["hands"][seat], hidden = dc.sort_cards(hidden[:size]), hidden[size:]
-    other["blind"] = hidden
-    # What others drew from the blind pile is theirs to know: change it too.
-    for entry in other["history"]:
-        if entry["from"] == "blind" and entry["seat"] != viewer:
-            entry["took"] = rng.choice(dc.DECK)
-    if other["taken"] and other["taken"]["from"] == "blind" and other["current"] != viewer:
-        other["taken"]["card"] = rng.choice(dc.DECK)
-    return other
-
-
 def assert_views_hide_secrets(state: dict[str, Any], rng: random.Random) -> None:
     """ALL-3: a view is the same whatever other hands and the blind pile hold."""
     if state["phase"] == "over":
@@ -573,7 +554,8 @@ def assert_views_hide_secrets(state: dict[str, Any], rng: random.Random) -> None
     for viewer in [None, *range(state["players"])]:
         view = ENGINE.view(state, viewer)
         assert "blind" not in view and "hands" not in view and "rng" not in view
-        assert view == ENGINE.view(scrambled(state, viewer, rng), viewer), f"view of {viewer} leaks"
+        twin = ENGINE.hidden_twin(state, viewer, rng)  # the engine's own, as the site's audit uses
+        assert view == ENGINE.view(twin, viewer), f"view of {viewer} leaks"
 
 
 def test_views_leak_nothing_in_a_fixed_game():
@@ -588,14 +570,24 @@ def test_views_leak_nothing_in_a_fixed_game():
 
 
 def test_the_leak_check_can_fail():
-    # A view that showed another player's hand or the blind pile would differ after scrambling.
+    """The engine's hidden twin deals anew what a viewer may not see; a view that showed another
+    player's hand, the blind pile or another's blind draw would differ between the two."""
     state = ENGINE.new_state(3, {}, 2)
-    other = scrambled(state, 0, random.Random(1))
+    for _ in range(4):  # a few turns: blind draws in the history
+        seat = ENGINE.to_act(state)[0]
+        take_blind = [m for m in ENGINE.legal_moves(state, seat) if m.get("from") == "blind"]
+        state, _ = ENGINE.apply(state, seat, (take_blind or ENGINE.legal_moves(state, seat))[0])
+    other = ENGINE.hidden_twin(state, 0, random.Random(1))
     assert other["hands"][0] == state["hands"][0]
     assert other["hands"][1:] != state["hands"][1:] and other["blind"] != state["blind"]
+    assert other["rng"] != state["rng"]
     assert Counter(c for h in other["hands"] for c in h) + Counter(other["blind"]) == Counter(
         c for h in state["hands"] for c in h
     ) + Counter(state["blind"])
+    # A planted leak (another player's hand in seat 0's view) is caught by the comparison.
+    leaky = lambda s: {**ENGINE.view(s, 0), "leak": s["hands"][1]}  # noqa: E731
+    assert ENGINE.view(other, 0) == ENGINE.view(state, 0)
+    assert leaky(other) != leaky(state)
 
 
 # --- rule vectors ------------------------------------------------------------------------------
