@@ -1,0 +1,224 @@
+"""The public JSON API, /api/v1/ (issue 18): thin endpoints over games.actions and player_view.
+
+Every endpoint needs a personal token (`Authorization: Bearer dzy_…`) and counts against its rate
+limit. The OpenAPI schema is /api/v1/openapi.json and its documentation page /api/v1/docs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated
+
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI, Path, Query, Status
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+
+from api import conf
+from api.auth import TokenAuth, TokenRateLimit
+from api.lobby import create
+from api.present import facts, view_for
+from api.schemas import (
+    MAX_ID,
+    Error,
+    Events,
+    Game,
+    MatchFacts,
+    MatchFilter,
+    MatchIn,
+    MatchSummary,
+    Me,
+    MoveIn,
+    PlayerViewOut,
+)
+from games import actions
+from games.engines.registry import available_engines
+from games.models import BOT_LEVELS, Match, Seat
+
+api = NinjaAPI(
+    title="Dizzysite API",
+    version="1",
+    description="Play from your own program. Create a token on your settings page (API tokens) and send it "
+    'as `Authorization: Bearer <token>`. Errors are JSON: `{"detail": "..."}`.',
+    auth=TokenAuth(),
+    throttle=[TokenRateLimit()],
+    urls_namespace="api-v1",
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+)
+
+ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 413: Error, 429: Error}
+MatchId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+def _json_error(request: HttpRequest, status: int, detail: str) -> HttpResponse:
+    return api.create_response(request, {"detail": detail}, status=status)
+
+
+@api.exception_handler(actions.ActionError)
+def _action_error(request: HttpRequest, error: actions.ActionError) -> HttpResponse:
+    return _json_error(request, error.status, str(error))
+
+
+@api.exception_handler(ValidationError)
+def _validation_error(request: HttpRequest, error: ValidationError) -> HttpResponse:
+    parts = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in error.errors]
+    return _json_error(request, 400, "Invalid request. " + "; ".join(parts))
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthorized(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
+    response = _json_error(
+        request,
+        401,
+        "A valid API token is needed: send `Authorization: Bearer <token>` (create one at /settings/api/).",
+    )
+    response["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+@api.exception_handler(Throttled)
+def _throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
+    limit, window = conf.get("DIZZY_API_RATE_LIMIT"), conf.get("DIZZY_API_RATE_WINDOW")
+    return _json_error(request, 429, f"Too many requests: {limit} per {window} s per token. See Retry-After.")
+
+
+def _match(match_id: int) -> Match:
+    match = Match.objects.prefetch_related("seats__user").filter(pk=match_id).first()
+    if match is None:
+        raise HttpError(404, "There is no such match.")
+    return match
+
+
+@api.get("/me", response={200: Me, **ERRORS}, summary="Who this token acts for")
+def me(request: HttpRequest):
+    user = request.auth
+    return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
+
+
+@api.get("/games", response={200: list[Game], **ERRORS}, summary="The games, their options and bot levels")
+def games(request: HttpRequest):
+    levels = [level for level, _ in BOT_LEVELS]
+    return [
+        {
+            "slug": slug,
+            "name": engine.name,
+            "min_players": engine.min_players,
+            "max_players": engine.max_players,
+            "bot_levels": [level for level in levels if level in engine.bots],
+            "options": [{**vars(o), "choices": [list(c) for c in o.choices]} for o in engine.options],
+        }
+        for slug, engine in sorted(available_engines().items())
+    ]
+
+
+def _filtered_seats(user, which: MatchFilter):
+    seats = Seat.objects.filter(user=user).select_related("match").exclude(match__status=Match.Status.CANCELLED)
+    playing = seats.filter(match__status=Match.Status.ACTIVE, accepted=True, handed_to_bot=False)
+    return {
+        MatchFilter.all: seats,
+        MatchFilter.my_turn: playing.filter(to_act=True),
+        MatchFilter.waiting: playing.filter(to_act=False),
+        MatchFilter.finished: seats.filter(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]),
+        MatchFilter.invited: seats.filter(match__status=Match.Status.OPEN, accepted=False),
+        MatchFilter.open: seats.filter(match__status=Match.Status.OPEN, accepted=True),
+    }[which]
+
+
+@api.get("/matches", response={200: list[MatchSummary], **ERRORS}, summary="My matches (the latest 100)")
+def my_matches(request: HttpRequest, filter: Annotated[MatchFilter, Query()] = MatchFilter.all):  # noqa: A002 (the API's word)
+    seats = _filtered_seats(request.auth, filter).order_by("-match_id")[:100]
+    return [
+        {
+            "id": s.match.pk,
+            "game": s.match.game,
+            "game_name": s.match.game_name,
+            "status": s.match.status,
+            "seat": s.number,
+            "my_turn": s.to_act and s.match.status == Match.Status.ACTIVE and not s.handed_to_bot,
+            "invited": not s.accepted,
+            "version": s.match.version,
+            "revision": s.match.revision,
+            "deadline": s.deadline,
+        }
+        for s in seats
+    ]
+
+
+@api.post("/matches", response={201: MatchFacts, **ERRORS}, summary="Create a match (I take the first seat)")
+def create_match(request: HttpRequest, body: MatchIn):
+    match = create(request.auth, body)
+    return Status(201, facts(_match(match.pk)))
+
+
+@api.get("/matches/{match_id}", response={200: MatchFacts, **ERRORS}, summary="A match's public facts")
+def match_facts(request: HttpRequest, match_id: MatchId):
+    return facts(_match(match_id))
+
+
+@api.get(
+    "/matches/{match_id}/view",
+    response={200: PlayerViewOut, **ERRORS},
+    summary="My view of a match: what the board page shows me, my legal moves, the version, the clock",
+)
+def my_view(request: HttpRequest, match_id: MatchId):
+    return view_for(_match(match_id), request.auth)
+
+
+@api.post(
+    "/matches/{match_id}/moves",
+    response={200: PlayerViewOut, **ERRORS},
+    summary="Play a move chosen on a version: 409 if the board changed, 403 if it is not my turn",
+)
+def play(request: HttpRequest, body: MoveIn, match_id: MatchId):
+    _match(match_id)
+    try:
+        match = actions.do_move(match_id, request.auth, body.version, json.dumps(body.move))
+    except actions.ActionError as error:
+        raise _turn_error(error, match_id, request.auth) from None
+    return view_for(match, request.auth)
+
+
+def _turn_error(error: actions.ActionError, match_id: int, user) -> actions.ActionError:
+    """A seated player who moves out of turn gets 403 (the board's form says 400 for it)."""
+    if error.status != 400:
+        return error
+    seat = Seat.objects.filter(match_id=match_id, user=user, accepted=True, handed_to_bot=False).first()
+    running = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists()
+    if seat is not None and running and not seat.to_act:
+        return actions.NotAllowed("It is not your turn.")
+    return error
+
+
+@api.get(
+    "/matches/{match_id}/events",
+    response={200: Events, **ERRORS},
+    summary="Long poll: answers when the match's revision passes `since`, or after 30 s with changed=false",
+)
+def events(request: HttpRequest, since: Annotated[int, Query(ge=0, le=MAX_ID)], match_id: MatchId):
+    deadline = time.monotonic() + conf.get("DIZZY_API_LONGPOLL_SECONDS")
+    interval = conf.get("DIZZY_API_POLL_INTERVAL")
+    rows = Match.objects.filter(pk=match_id).values_list("revision", "version", "status")
+    while True:
+        row = rows.first()  # one indexed read by primary key: cheap enough twice a second
+        if row is None:
+            raise HttpError(404, "There is no such match.")
+        revision, version, status = row
+        changed = revision > since
+        if changed or time.monotonic() >= deadline:
+            return {"changed": changed, "revision": revision, "version": version, "status": status}
+        time.sleep(interval)
+
+
+@api.post("/matches/{match_id}/join", response={200: MatchFacts, **ERRORS}, summary="Accept an invitation or join")
+def join(request: HttpRequest, match_id: MatchId):
+    _match(match_id)
+    actions.do_join(match_id, request.auth)
+    return facts(_match(match_id))
+
+
+@api.post("/matches/{match_id}/leave", response={200: MatchFacts, **ERRORS}, summary="Decline or leave before start")
+def leave(request: HttpRequest, match_id: MatchId):
+    _match(match_id)
+    actions.do_leave(match_id, request.auth)
+    return facts(_match(match_id))

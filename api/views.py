@@ -1,0 +1,84 @@
+"""The API settings page (tokens, calendar feed, bot account) and the calendar feed itself."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from api import calendar as ical
+from api.models import ApiToken, CalendarFeed
+from games.models import Seat
+
+MAX_TOKENS = 20
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(max_length=60, help_text="What the token is for, e.g. “my bot on the laptop”.")
+
+
+@never_cache  # the new token is on this page once: keep it out of caches
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    form = TokenForm(request.POST or None)
+    raw = ""
+    if request.method == "POST" and form.is_valid():
+        if ApiToken.objects.live().filter(user=request.user).count() >= MAX_TOKENS:
+            form.add_error(None, f"You have {MAX_TOKENS} tokens; revoke one first.")
+        else:
+            _token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
+            form = TokenForm()
+    feed = CalendarFeed.for_user(request.user)
+    context = {
+        "form": form,
+        "raw": raw,
+        "tokens": ApiToken.objects.filter(user=request.user),
+        "calendar_url": request.build_absolute_uri(reverse("api_calendar", args=[feed.token])),
+        "can_become_bot": not request.user.is_bot and not Seat.objects.filter(user=request.user).exists(),
+    }
+    return render(request, "api/tokens.html", context, status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    token.revoke()
+    messages.success(request, f"The token “{token.name}” is revoked.")
+    return redirect("api_tokens")
+
+
+@require_POST
+@login_required
+def regenerate_calendar(request: HttpRequest) -> HttpResponse:
+    CalendarFeed.for_user(request.user).regenerate()
+    messages.success(request, "Your calendar has a new address; the old one no longer works.")
+    return redirect("api_tokens")
+
+
+@require_POST
+@login_required
+def become_bot(request: HttpRequest) -> HttpResponse:
+    """A fresh account (never seated) may become a bot account: from then on it plays through the API only."""
+    user = request.user
+    if user.is_bot or Seat.objects.filter(user=user).exists():
+        messages.error(request, "Only an account that has never played can become a bot account.")
+    else:
+        get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
+        messages.success(request, "This is now a bot account: it plays through the API only.")
+    return redirect("api_tokens")
+
+
+def calendar(request: HttpRequest, token: str) -> HttpResponse:
+    feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
+    if feed is None or not feed.user.is_active:
+        raise Http404("No such calendar.")
+    response = HttpResponse(ical.build(feed.user), content_type="text/calendar; charset=utf-8")
+    response["Cache-Control"] = "private, max-age=300"
+    return response
