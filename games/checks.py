@@ -15,10 +15,10 @@ def check_game_specs(app_configs, **kwargs) -> list[Error]:
     errors = []
     for slug, spec in SPECS.items():
         wanted = [
-            ("jinja2", spec.board_template, "board template") if spec.present else None,
+            ("jinja2", spec.board_template, "board template"),
             ("django", spec.rules_template, "rules page"),
         ]
-        for engine_name, name, what in filter(None, wanted):
+        for engine_name, name, what in wanted:
             try:
                 engines[engine_name].get_template(name)
             except TemplateDoesNotExist:

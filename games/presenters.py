@@ -7,7 +7,6 @@ Other pages (the dashboard's lists) do get Match rows, and show none of their st
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -17,7 +16,7 @@ from django.utils import timezone
 from games import clock
 from games.actions import engine_of, seat_of
 from games.engines.registry import get_spec
-from games.engines.spec import BoardInput, move_json  # noqa: F401 (the old boards import move_json here)
+from games.engines.spec import BoardInput
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names
 from moderation.models import ChatMessage
 
@@ -213,8 +212,6 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
 def board_context(game: str, info: PlayerView, params: dict[str, str]) -> Any:
     """The game's presenter (its spec's `present`) turns the viewer's engine view into its board."""
     spec = get_spec(game)
-    if spec.present is None:
-        return legacy_board_context(game, info, params)
     given = BoardInput(
         view=info.view or {},
         legal=info.legal,
@@ -225,8 +222,3 @@ def board_context(game: str, info: PlayerView, params: dict[str, str]) -> Any:
         is_over=info.match.is_over,
     )
     return spec.present(given)
-
-
-def legacy_board_context(game: str, info: PlayerView, params: dict[str, str]) -> dict[str, Any]:
-    """The Django-template boards not yet moved to a presenter: games/boards/<game>.py."""
-    return importlib.import_module("games.boards." + game.replace("-", "_")).build(info, params)

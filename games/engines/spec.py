@@ -50,7 +50,7 @@ class MoveChoice:
 @dataclass(frozen=True)
 class GameSpec:
     engine: Engine
-    present: Callable[[BoardInput], Any] | None  # None: the old Django-template board (being replaced)
+    present: Callable[[BoardInput], Any]
     live_clock: LiveClock
 
     @property
