@@ -168,7 +168,9 @@ def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
     match.refresh_from_db()
     if leak == "hand in the view":
         original = engine.view
-        monkeypatch.setattr(engine, "view", lambda state, seat: {**original(state, seat), "all": state["hands"]})
+        monkeypatch.setattr(
+            engine, "view", lambda state, seat, **kwargs: {**original(state, seat, **kwargs), "all": state["hands"]}
+        )
         # ... and a board section that draws it: the presenter's round line.
         monkeypatch.setattr("games.engines.dizzy_duo_battle.board._about", lambda view: str(view["all"]))
     else:

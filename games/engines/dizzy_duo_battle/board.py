@@ -232,9 +232,14 @@ def the(card: str) -> str:
     return "the " + describe(card)
 
 
+def ended(given: BoardInput) -> bool:
+    """The game is over, by its rules or by a moderator's abort (then the state stopped mid-round)."""
+    return given.is_over or given.view["phase"] == "over"
+
+
 def present(given: BoardInput) -> Board:
     view = given.view
-    over = view["phase"] == "over"
+    over = ended(given)
     words = Words(given.names, given.seat, view["scoring"] == "points")
     art = CardArt()
     hand = None if over else _hand(given, art)
@@ -286,7 +291,7 @@ def _viewer_note(given: BoardInput) -> str:
 
 def _hint(given: BoardInput, attack: Attack | None) -> str:
     view = given.view
-    if not given.my_turn or view["phase"] == "over":
+    if not given.my_turn or ended(given):
         return ""
     move, heads = (attack.move, attack.heads) if attack else (None, [])
     tenth = f"This is your {view['forced_attack_turn']}th turn this round"
@@ -436,7 +441,7 @@ def _attack_blocked(given: BoardInput) -> str:
 # --- the players ---------------------------------------------------------------------------------
 def _players(given: BoardInput, words: Words) -> Players:
     view = given.view
-    over = view["phase"] == "over"
+    over = ended(given)
     winners = set((view["result"] or {}).get("winners", []))
     seats = []
     for seat in range(view["players"]):
@@ -478,14 +483,14 @@ def _battle(given: BoardInput, art: CardArt, words: Words) -> Battle:
     else:
         how = f"attacked, turning {the(last['attack_card'])} from the blind pile onto the open pile"
     order = ", ".join(words.name(s) for s in last["defenders"])
-    if view["options"]["open_battles"] or view["phase"] == "over":
+    if view["options"]["open_battles"] or ended(given):
         who_sees = "Every Dizzy Duo of this battle is shown to everyone."
     else:
         who_sees = (
             "Each fighter sees the Dizzy Duos of their own fights; everyone sees the powers and the "
             f"{words.word} won and lost."
         )
-    over = view["phase"] == "over"
+    over = ended(given)
     return Battle(
         round=last["round"],
         title=f"Battle of round {last['round']}: {words.title(attacker)} attacked",
@@ -574,7 +579,7 @@ def _fresh(given: BoardInput) -> bool:
     """A battle is fresh news for a player until their first turn of the new round is done (bots may
     have played since), for everyone else until anyone has played a turn; after the end, always."""
     view = given.view
-    if view["phase"] == "over":
+    if ended(given):
         return True
     if given.seat is not None and not view["out"][given.seat]:
         return view["turns"][given.seat] == 0
