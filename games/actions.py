@@ -1,8 +1,10 @@
-"""Every change to a match: check, then do, in one transaction with the match row locked.
+"""Changes to a match's play, seats and clocks: check, then do, in one transaction with the match
+row locked. Views, tasks and moderators' actions call these.
 
-Views and tasks call these and nothing else changes matches. Side effects (bot moves, emails) are
-queued with on_commit, so they see the committed state and never run for a rolled-back change.
-An ActionError's message is shown to the player as it is, and nothing has changed.
+One other writer touches a match: moderation/actions.py raises the revision for the chat (through
+save_board_change); a player's presence on the board lives in the cache (games/presence.py). Side effects (bot
+moves, emails) are queued with on_commit, so they see the committed state and never run for a
+rolled-back change. An ActionError's message is shown to the player as it is, and nothing has changed.
 """
 
 from __future__ import annotations
@@ -372,21 +374,6 @@ def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, An
     except IllegalMove as error:
         raise ActionError(str(error)) from None
     _record(match, engine, seat_number, Move.Kind.MOVE, move, state, entries, by_bot)
-
-
-def do_timeout(match_id: int, seat_number: int, version: int) -> Match | None:
-    """The game's own consequence of a seat running out of time at this version (SC-7).
-
-    Does nothing when the match has moved on, so running it twice changes nothing."""
-    with transaction.atomic():
-        match = _lock(match_id)
-        if match.status != Match.Status.ACTIVE or match.version != version:
-            return None
-        engine = engine_of(match)
-        if seat_number not in engine.to_act(match.state):
-            return None
-        _engine_timeout(match, engine, seat_number)
-        return match
 
 
 def _engine_timeout(match: Match, engine: Engine, seat_number: int) -> None:

@@ -9,10 +9,6 @@ import zoneinfo
 from datetime import datetime, timedelta
 
 
-def is_weekend(moment: datetime, tz: zoneinfo.ZoneInfo) -> bool:
-    return moment.astimezone(tz).weekday() >= 5
-
-
 def add_clock_time(start: datetime, seconds: int, skip_weekends: bool = False, tz_name: str = "UTC") -> datetime:
     """The moment `seconds` of clock time after `start`; with skip_weekends, Saturdays and
     Sundays in the player's own time zone do not count."""

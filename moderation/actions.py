@@ -16,10 +16,6 @@ from moderation.models import Block, ChatMessage, ModerationLog, Report
 MAX_CHAT_LENGTH = 500
 
 
-def is_blocked(blocker: User, other: User) -> bool:
-    return Block.objects.filter(blocker=blocker, blocked=other).exists()
-
-
 def can_read_chat(match: Match, user) -> bool:
     if match.spectators_read_chat:
         return True

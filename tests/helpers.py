@@ -38,3 +38,21 @@ def post_move(client, match: Match, move: dict, version: int | None = None, **he
         {"version": match.version if version is None else version, "move": json.dumps(move)},
         **headers,
     )
+
+
+def make_late(match: Match) -> None:
+    """The seat to act has used its turn's time and its reserve: the next sweep applies the consequence."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    past = timezone.now() - timedelta(minutes=1)
+    match.seats.update(reserve_left=0)
+    match.seats.filter(to_act=True).update(deadline=past)
+    Match.objects.filter(pk=match.pk).update(deadline=past)
+
+
+def time_out(match: Match) -> list[str]:
+    """Run out of time now, through the deadline sweep's own action (what beat runs every minute)."""
+    make_late(match)
+    return actions.do_deadlines(match.pk, Match.objects.get(pk=match.pk).version)

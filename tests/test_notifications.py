@@ -16,7 +16,7 @@ from notifications.emails import unsubscribe_token
 from notifications.models import Kind, Notification
 from notifications.service import notify
 from notifications.tasks import MAX_ATTEMPTS, send_digests
-from tests.helpers import start_match
+from tests.helpers import start_match, time_out
 
 pytestmark = pytest.mark.django_db
 
@@ -210,9 +210,8 @@ def test_preferences_page(bob, client_for, client):
 def test_finished_email_to_every_player(alice, bob, on_commit):
     match = start_match(alice, [bob], options={"ruleset": "death"})
     mail.outbox.clear()
-    seat = match.seats.get(to_act=True)
     with on_commit():
-        actions.do_timeout(match.pk, seat.number, match.version)
+        time_out(match)
     subjects = sorted((m.to[0], m.subject) for m in mail.outbox)
     assert subjects == [(u.email, f"[Dizzysite] Solitaire Chess #{match.pk} is over") for u in (alice, bob)]
 
