@@ -93,7 +93,7 @@ def rating_chart(start: int, history: list[dict[str, Any]]) -> Chart:
         top=TOP,
         bottom=HEIGHT - BOTTOM,
         summary=(
-            f"From {start} to {values[-1]} over {len(history)} rated matches; "
+            f"From {start} to {values[-1]} over {len(history)} rated match{'es' if len(history) != 1 else ''}; "
             f"lowest {min(values)}, highest {max(values)}."
         ),
     )

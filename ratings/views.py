@@ -36,6 +36,8 @@ def _finished_match(match_id: int) -> Match:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    if "\x00" in username:  # PostgreSQL cannot even compare it: nobody has that name
+        raise Http404
     player = get_object_or_404(User, username=username)
     if player.profile_hidden and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())

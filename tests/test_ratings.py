@@ -228,3 +228,12 @@ def test_two_matches_ending_at_once_lose_no_update(alice, bob, carol):
     assert mine.matches == 2
     changes = list(RatingChange.objects.filter(rating=mine).order_by("mu_before"))
     assert changes[0].mu_after == changes[1].mu_before and mine.mu == changes[1].mu_after
+
+
+def test_a_rating_stops_being_provisional_once_it_settles(alice, bob):
+    for number in range(8):
+        match = start_match(alice, [bob])
+        actions.do_adjudicate(match.pk, [number % 2], "test")
+    assert rating(alice).matches == 8
+    assert not rating(alice).provisional and not rating(bob).provisional
+    assert not RatingChange.objects.filter(match=match).first().provisional

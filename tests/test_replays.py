@@ -127,3 +127,33 @@ def test_admin_replay_uses_the_shared_loop(alice, bob, make_user, client_for):
     page = client_for(staff).get(f"/admin/games/match/{match.pk}/replay/?n=1").content.decode()
     shown = re.search(r"<pre[^>]*>(.*?)</pre>", page, re.S).group(1)
     assert json.loads(unescape(shown)) == match.state
+
+
+def test_hostile_values_in_the_new_pages_are_never_a_500(alice, bob, client_for):
+    """Issue 15's paths and query parameters get the fuzz suite's worst values (tests/test_fuzz.py)."""
+    from urllib.parse import quote_from_bytes
+
+    from tests.test_fuzz import HOSTILE
+
+    match = start_match(alice, [bob])
+    actions.do_adjudicate(match.pk, [0], "test")
+    c = client_for(alice)
+    c.raise_request_exception = False
+    failures = []
+    for label, value in HOSTILE.items():
+        text = quote_from_bytes(value[:200])
+        urls = [f"/players/{text}/", f"/leaderboards/solitaire-chess/?page={text}&pool={text}"]
+        urls += [
+            f"/matches/{match.pk}/replay/?at={text}&seat={text}",
+            f"/matches/new/?game=solitaire-chess&invite={text}",
+        ]
+        for url in urls:
+            if c.get(url).status_code >= 500:
+                failures.append(f"GET {url[:60]} ({label})")
+    for number in ("9" * 30, "9" * 5000):
+        for url in (f"/matches/{number}/replay/", f"/matches/{number}/record.json"):
+            if c.get(url).status_code >= 500:
+                failures.append(f"GET {url[:40]}")
+        if c.post(f"/matches/{number}/rematch/").status_code >= 500:
+            failures.append(f"POST rematch {number[:10]}")
+    assert not failures, "\n".join(failures)

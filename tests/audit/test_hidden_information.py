@@ -73,6 +73,11 @@ class Audit:
             normalised(c.get(url).content.decode()),
             normalised(c.get(url, HTTP_HX_REQUEST="true").content.decode()),
             normalised(c.get(url + "history/").content.decode()),
+            # Issue 15: profiles, the leaderboard and the replay (404 while running) tell nothing hidden.
+            normalised(c.get(f"/players/{self.users[0].username}/").content.decode()),
+            normalised(c.get(f"/players/{self.users[-1].username}/").content.decode()),
+            normalised(c.get(f"/leaderboards/{self.match.game}/").content.decode()),
+            normalised(c.get(url + "replay/").content.decode()),
         ]
 
     def emails(self, seat: int) -> list[str]:
