@@ -49,14 +49,14 @@ def test_hostile_moves_change_nothing(running, client_for, raw, version):
     match, mover = running
     before = Match.objects.get(pk=match.pk).state
     response = client_for(mover).post(f"/matches/{match.pk}/move/", {"version": version, "move": raw})
-    if response.status_code == 302:  # the fuzzer found a legal move: fine, but it must be one
-        assert Move.objects.filter(match=match).count() == 1
-        Move.objects.filter(match=match).delete()
-        Match.objects.filter(pk=match.pk).update(state=before, version=0)
-        return
-    assert 400 <= response.status_code < 500
-    assert '<p class="error" role="alert">' in response.content.decode()
-    assert Match.objects.get(pk=match.pk).state == before and not Move.objects.filter(match=match).exists()
+    # The fuzzer may find a legal move: then exactly that move is applied. Anything else is a 4xx
+    # with the error shown, and the match as it was.
+    applied = Move.objects.filter(match=match).count()
+    assert (response.status_code, applied) == (302, 1) or 400 <= response.status_code < 500
+    assert applied == 1 or '<p class="error" role="alert">' in response.content.decode()
+    assert applied == 1 or Match.objects.get(pk=match.pk).state == before
+    Move.objects.filter(match=match).delete()
+    Match.objects.filter(pk=match.pk).update(state=before, version=0)
 
 
 @FUZZ
@@ -102,8 +102,7 @@ def test_hostile_create_forms_never_fail_loudly(alice, client_for, data):
     count = Match.objects.count()
     response = client_for(alice).post("/matches/new/", data)
     assert response.status_code in (200, 302, 400)
-    if response.status_code != 302:
-        assert Match.objects.count() == count
+    assert Match.objects.count() == count + (response.status_code == 302)
 
 
 @FUZZ
