@@ -16,6 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from api import conf
 from api.auth import TokenAuth, TokenRateLimit
+from api.guard import BadBody, GuardedParser
 from api.lobby import create
 from api.present import facts, view_for
 from api.schemas import (
@@ -42,6 +43,7 @@ api = NinjaAPI(
     'as `Authorization: Bearer <token>`. Errors are JSON: `{"detail": "..."}`.',
     auth=TokenAuth(),
     throttle=[TokenRateLimit()],
+    parser=GuardedParser(),
     urls_namespace="api-v1",
     docs_url="/docs",
     openapi_url="/openapi.json",
@@ -58,6 +60,12 @@ def _json_error(request: HttpRequest, status: int, detail: str) -> HttpResponse:
 @api.exception_handler(actions.ActionError)
 def _action_error(request: HttpRequest, error: actions.ActionError) -> HttpResponse:
     return _json_error(request, error.status, str(error))
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
+    cause = error.__cause__  # django-ninja wraps what the parser raised; its message is the useful one
+    return _json_error(request, error.status_code, str(cause) if isinstance(cause, BadBody) else str(error))
 
 
 @api.exception_handler(ValidationError)

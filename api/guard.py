@@ -1,4 +1,4 @@
-"""Request bodies are checked before the API reads them: a size limit, then JSON a client may send.
+"""Request bodies: a size limit before anything reads them, then only JSON a client may send.
 
 Anything the JSON parser, the engines or PostgreSQL could choke on is a 400 here, never a 500:
 invalid UTF-8, deep nesting (RecursionError), NaN and Infinity, NUL characters and lone
@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
+from ninja.parser import Parser
 
 from api import conf
 
@@ -71,7 +72,7 @@ def parse_json(raw: bytes) -> Any:
     return data
 
 
-def check_body(request: HttpRequest) -> BadBody | None:
+def check_size(request: HttpRequest) -> BadBody | None:
     limit = conf.get("DIZZY_API_MAX_BODY_BYTES")
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -85,23 +86,25 @@ def check_body(request: HttpRequest) -> BadBody | None:
         return None
     if len(body) > limit:
         return BadBody(f"The body is larger than {limit} bytes.", 413)
-    if body:
-        try:
-            parse_json(body)
-        except BadBody as error:
-            return error
     return None
 
 
 def guard_body(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Wrap an API view: a body that fails the checks gets a JSON error and never reaches the view."""
+    """Wrap an API view: a body over the size limit is refused before anything reads it."""
 
     @functools.wraps(view)
     def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-            error = check_body(request)
+            error = check_size(request)
             if error is not None:
                 return JsonResponse({"detail": str(error)}, status=error.status)
         return view(request, *args, **kwargs)
 
     return guarded
+
+
+class GuardedParser(Parser):
+    """django-ninja's body parser, after authentication: hostile JSON is a BadBody (400)."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        return parse_json(request.body)

@@ -26,7 +26,7 @@ class TokenForm(forms.Form):
 @never_cache  # the new token is on this page once: keep it out of caches
 @login_required
 def tokens(request: HttpRequest) -> HttpResponse:
-    form = TokenForm(request.POST or None)
+    form = TokenForm(request.POST if request.method == "POST" else None)
     raw = ""
     if request.method == "POST" and form.is_valid():
         if ApiToken.objects.live().filter(user=request.user).count() >= MAX_TOKENS:
