@@ -237,3 +237,12 @@ def test_a_rating_stops_being_provisional_once_it_settles(alice, bob):
     assert rating(alice).matches == 8
     assert not rating(alice).provisional and not rating(bob).provisional
     assert not RatingChange.objects.filter(match=match).first().provisional
+
+
+def test_a_seat_handed_to_a_bot_still_counts_as_its_player(alice, bob):
+    """Timing out (or a suspension) hands the seat to a bot, not the rating: the match stays between people."""
+    match = start_match(alice, [bob])
+    actions.do_hand_seat_to_bot(match.pk, seat_of(match, bob))
+    actions.do_adjudicate(match.pk, [seat_of(match, alice)], "test")
+    assert change(match, bob).outcome == "lost" and rating(bob).pool == Pool.PEOPLE
+    assert not Rating.objects.filter(user=None).exists()
