@@ -26,6 +26,7 @@ from games.models import Match, fill_names
 from notifications.emails import build_email
 from notifications.models import Kind, Notification
 from notifications.tasks import email_context
+from tests.api_surfaces import api_surfaces
 
 pytestmark = [pytest.mark.audit, pytest.mark.django_db]
 
@@ -78,6 +79,7 @@ class Audit:
             normalised(c.get(f"/players/{self.users[-1].username}/").content.decode()),
             normalised(c.get(f"/leaderboards/{self.match.game}/").content.decode()),
             normalised(c.get(url + "replay/").content.decode()),
+            *api_surfaces(c, self.match.pk),  # issue 18: every API response and the calendar feed
         ]
 
     def emails(self, seat: int) -> list[str]:
