@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""A random bot for Dizzysite that uses nothing but the public API and Python's standard library.
+
+    DIZZY_TOKEN=dzy_... python3 examples/random_bot.py --url http://127.0.0.1:8000
+    python3 examples/random_bot.py --token dzy_... --create dizzy-duo-battle --option lives=1 --until-over
+
+It lists the matches where it is its turn, reads its view and legal moves, plays a random legal move
+with the state version, and when there is nothing to play it long-polls a match's events instead
+of polling hard. With --create it first starts a match against a random bot seat; with --until-over
+it stops when that match (or --match) is over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+class Api:
+    def __init__(self, url: str, token: str) -> None:
+        self.base = url.rstrip("/") + "/api/v1"
+        self.token = token
+
+    def call(self, method: str, path: str, body: dict | None = None, timeout: float = 60) -> tuple[int, dict]:
+        """(status, JSON answer); waits and retries when the rate limit answers 429."""
+        while True:
+            request = urllib.request.Request(
+                self.base + path,
+                data=None if body is None else json.dumps(body).encode(),
+                method=method,
+                headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=timeout) as response:
+                    return response.status, json.load(response)
+            except urllib.error.HTTPError as error:
+                if error.code == 429:
+                    time.sleep(int(error.headers.get("Retry-After", "5")))
+                    continue
+                return error.code, json.load(error)
+
+
+def play_turn(api: Api, match_id: int, rng: random.Random) -> None:
+    """Read my view and play a random legal move with its version (a 409 means: read again)."""
+    for _ in range(5):
+        status, view = api.call("GET", f"/matches/{match_id}/view")
+        if status != 200 or not view["my_turn"] or not view["legal"]:
+            return
+        move = rng.choice(view["legal"])
+        status, answer = api.call("POST", f"/matches/{match_id}/moves", {"version": view["version"], "move": move})
+        if status == 200:
+            print(f"match {match_id}: played {json.dumps(move)} at version {view['version']}", flush=True)
+            return
+        print(f"match {match_id}: {status} {answer.get('detail')}", flush=True)
+        if status != 409:
+            return
+
+
+def wait_for_change(api: Api) -> None:
+    """Nothing to play: long-poll the first match that waits on someone else (answers within 30 s)."""
+    status, waiting = api.call("GET", "/matches?filter=waiting")
+    if status != 200 or not waiting:
+        time.sleep(2)
+        return
+    match = waiting[0]
+    api.call("GET", f"/matches/{match['id']}/events?since={match['revision']}", timeout=90)
+
+
+def create_match(api: Api, game: str, options: list[str]) -> int:
+    parsed = {}
+    for option in options:
+        name, _, value = option.partition("=")
+        parsed[name] = int(value) if value.isdigit() else value
+    body = {"game": game, "others": [{"kind": "bot", "level": "random"}], "options": parsed}
+    status, answer = api.call("POST", "/matches", body)
+    if status != 201:
+        sys.exit(f"could not create the match: {status} {answer.get('detail')}")
+    print(f"created match {answer['match']['id']} ({game})", flush=True)
+    return answer["match"]["id"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", default=os.environ.get("DIZZY_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("DIZZY_TOKEN", ""))
+    parser.add_argument("--create", metavar="GAME", help="start a match against a random bot seat first")
+    parser.add_argument("--option", action="append", default=[], help="a match option for --create, NAME=VALUE")
+    parser.add_argument("--match", type=int, help="the match --until-over watches")
+    parser.add_argument("--until-over", action="store_true", help="stop when that match is over")
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args()
+    if not args.token:
+        sys.exit("give a token: --token or DIZZY_TOKEN (create one on your settings page, API tokens)")
+    api, rng = Api(args.url, args.token), random.Random(args.seed)
+    watched = create_match(api, args.create, args.option) if args.create else args.match
+    while True:
+        if args.until_over and watched:
+            _, facts = api.call("GET", f"/matches/{watched}")
+            if facts["match"]["is_over"]:
+                print(f"match {watched} is over: {json.dumps(facts['match']['result'])}", flush=True)
+                return 0
+        status, mine = api.call("GET", "/matches?filter=my_turn")
+        if status != 200:
+            sys.exit(f"the API answered {status}: {mine.get('detail')}")
+        for match in mine:
+            play_turn(api, match["id"], rng)
+        if not mine:
+            wait_for_change(api)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
