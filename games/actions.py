@@ -28,7 +28,7 @@ from accounts.models import User
 from games import clock
 from games.engines.base import BadOptions, Engine, IllegalMove
 from games.engines.registry import get_engine
-from games.models import BOT_LEVELS, Match, Move, Seat, TimeControl, fill_names, seat_names
+from games.models import BOT_LEVELS, HISTORY_TAIL, Match, Move, Seat, TimeControl, fill_names, seat_names
 from notifications.models import Kind
 from notifications.service import notify
 from ratings.actions import do_rate_finished_match
@@ -575,6 +575,9 @@ def _record(
     Move.objects.create(
         match=match, number=match.version, seat=seat_number, kind=kind, payload=payload, log=entries, by_bot=by_bot
     )
+    match.history_tail = [*match.history_tail, {"number": match.version, "seat": seat_number, "log": entries}][
+        -HISTORY_TAIL:
+    ]
     _after_state_change(
         match, engine, mover=seat_number, mover_new_turn=new_key is None or new_key != old_key, mover_by_bot=by_bot
     )

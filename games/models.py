@@ -85,6 +85,9 @@ class Match(models.Model):
     # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)
+    # The latest moves as the board shows them ({"number", "seat", "log"}), kept with the match so a
+    # board page reads no Move rows; the Move table keeps them all (history page, replays).
+    history_tail = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -186,7 +189,15 @@ class Move(models.Model):
         return f"move {self.number} of match {self.match_id}"
 
     def texts_for(self, seat: int | None, everything: bool) -> list[str]:
-        return [entry["text"] for entry in self.log if everything or _audience_has(entry, seat)]
+        return texts_for(self.log, seat, everything)
+
+
+HISTORY_TAIL = 30  # moves kept in Match.history_tail: the ones the board shows
+
+
+def texts_for(log: list[dict[str, Any]], seat: int | None, everything: bool) -> list[str]:
+    """A move's log texts that `seat` may read (all of them once `everything` is public, ALL-3)."""
+    return [entry["text"] for entry in log if everything or _audience_has(entry, seat)]
 
 
 def _audience_has(entry: dict[str, Any], seat: int | None) -> bool:

@@ -17,7 +17,7 @@ from games import clock
 from games.actions import engine_of, seat_of
 from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
-from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names
+from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
 from moderation.models import ChatMessage
 
 
@@ -102,12 +102,11 @@ def match_info(match: Match) -> MatchInfo:
     )
 
 
-HISTORY_ON_BOARD = 30  # the latest moves on the board; the history page has them all
 CHAT_ON_BOARD = 50
 
 
 def player_view(
-    match: Match, user, params: dict[str, str] | None = None, history_limit: int | None = HISTORY_ON_BOARD
+    match: Match, user, params: dict[str, str] | None = None, whole_history: bool = False
 ) -> PlayerView:
     """What `user` (a seated player, another user or an anonymous visitor) may see of `match`."""
     seats: list[Seat] = list(match.seats.all())
@@ -128,12 +127,7 @@ def player_view(
         if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
             legal = engine.legal_moves(match.state, number)
 
-    moves = Move.objects.filter(match=match).only("match_id", "number", "seat", "log").order_by("-number")
-    history = []
-    for move in reversed(moves[:history_limit] if history_limit else moves):
-        texts = [fill_names(t, names) for t in move.texts_for(number, everything=over)]
-        if texts:
-            history.append((move.number, texts))
+    history = _history(match, number, over, names, whole_history)
 
     info = PlayerView(
         match=match_info(match),
@@ -186,6 +180,24 @@ def player_view(
             )
         ]
     return info
+
+
+def _history(match: Match, seat: int | None, over: bool, names: dict[str, str], whole: bool) -> list:
+    """(move number, texts) the viewer may read, oldest first: the board's tail is kept on the match,
+    the whole history (its own page) comes from the Move rows."""
+    if whole:
+        moves = [
+            {"number": m.number, "log": m.log}
+            for m in Move.objects.filter(match=match).only("match_id", "number", "log").order_by("number")
+        ]
+    else:
+        moves = match.history_tail
+    history = []
+    for move in moves:
+        texts = [fill_names(t, names) for t in texts_for(move["log"], seat, everything=over)]
+        if texts:
+            history.append((move["number"], texts))
+    return history
 
 
 def _reserve_words(periods: int, period_seconds: int) -> str:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db import connection
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -23,6 +20,7 @@ from games import actions
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.models import GAME_NAMES, Match, Seat
+from games.presence import mark_watching
 from games.presenters import player_view
 
 
@@ -104,49 +102,18 @@ def new_match(request: HttpRequest) -> HttpResponse:
 
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The board page, or with HTMX just its board fragment; an unchanged poll costs two queries."""
+    """The board page, or with HTMX just its board fragment; an unchanged poll costs one query."""
+    if request.user.is_authenticated:
+        mark_watching(match_id, request.user.pk)
     since = request.GET.get("since")
     if since is not None and request.htmx:
-        revision = _seen_and_revision(match_id, request.user)
+        revision = Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
         if revision is None:
             raise Http404
         if str(revision) == since:
             return HttpResponse(status=204)
-    elif request.user.is_authenticated:
-        _seen(match_id, request.user)
     match = _get_match(match_id)
     return _render_match(request, match)
-
-
-PRESENCE_REFRESH = timedelta(seconds=8)
-
-
-def _seen(match_id: int, user) -> None:
-    """Remember that the player is looking at the board: no "your turn" email then."""
-    now = timezone.now()
-    Seat.objects.filter(match_id=match_id, user=user).filter(
-        Q(last_seen__isnull=True) | Q(last_seen__lt=now - PRESENCE_REFRESH)
-    ).update(last_seen=now)
-
-
-def _seen_and_revision(match_id: int, user) -> int | None:
-    """The idle poll in one round trip on PostgreSQL: note the player's presence, read the revision."""
-    if not user.is_authenticated or connection.vendor != "postgresql":
-        if user.is_authenticated:
-            _seen(match_id, user)
-        return Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
-    now = timezone.now()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""WITH seen AS (
-                    UPDATE {Seat._meta.db_table} SET last_seen = %s
-                    WHERE match_id = %s AND user_id = %s AND (last_seen IS NULL OR last_seen < %s)
-                    RETURNING 1)
-                SELECT revision FROM {Match._meta.db_table} WHERE id = %s""",
-            [now, match_id, user.pk, now - PRESENCE_REFRESH, match_id],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
 
 
 def turn_count(request: HttpRequest) -> HttpResponse:
@@ -255,7 +222,7 @@ def fill_seat(request: HttpRequest, match_id: int, seat_number: int) -> HttpResp
 
 def history(request: HttpRequest, match_id: int) -> HttpResponse:
     """The whole move history, filtered for the viewer like the board."""
-    pv = player_view(_get_match(match_id), request.user, history_limit=None)
+    pv = player_view(_get_match(match_id), request.user, whole_history=True)
     return render(request, "games/history.html", {"pv": pv})
 
 

@@ -13,13 +13,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Match, fill_names, seat_names
+from games.presence import is_watching
 from notifications.emails import absolute, build_email
 from notifications.models import Kind, Notification
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 6
-PRESENCE_SECONDS = 20  # a board polled this recently is being looked at (it polls every few seconds)
 SMTP_ERRORS = (smtplib.SMTPException, OSError)
 
 
@@ -54,11 +54,7 @@ def _skip_reason(row: Notification) -> str:
     seat = row.match.seats.filter(user=row.recipient).first()
     if seat is None or not seat.to_act or row.match.status != Match.Status.ACTIVE:
         return "no longer their turn"
-    if (
-        row.kind == Kind.YOUR_TURN
-        and seat.last_seen
-        and seat.last_seen >= timezone.now() - timedelta(seconds=PRESENCE_SECONDS)
-    ):
+    if row.kind == Kind.YOUR_TURN and is_watching(row.match_id, row.recipient_id):
         return "the player was looking at the board"
     return ""
 

@@ -28,6 +28,14 @@ def require(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache (presence marks, rate limits): ids may repeat between tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     from allauth.account.models import EmailAddress

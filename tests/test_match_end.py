@@ -92,7 +92,7 @@ def assert_everything_public(match: Match, viewers: list) -> None:
     engine = actions.engine_of(match)
     every_text = [entry["text"] for move in match.moves.order_by("number") for entry in move.log]
     for user in viewers:
-        pv = player_view(match, user, history_limit=None)
+        pv = player_view(match, user, whole_history=True)
         assert pv.view["hands"] == match.state["hands"] and pv.view["blind"] == match.state["blind"]
         assert all(entry["took"] is not None for entry in pv.view["history"])  # every blind draw
         assert pv.view == engine.view(match.state, pv.seat, ended=True)
@@ -142,3 +142,23 @@ def test_a_match_lost_on_time_makes_everything_public(alice, bob, carol):
     for user in (carol, AnonymousUser()):
         view = player_view(match, user).view
         assert view["phase"] == "over" and "all_hidden" in view
+
+
+def test_the_board_of_an_aborted_match_draws_every_hidden_flower(alice, bob, carol, staff, client_for):
+    """Doubting Flower Field: both players hid their flowers, then a moderator aborted the match;
+    an outsider's board page now draws both players' hidden flowers."""
+    match = start_match(alice, [bob], game="doubting-flower-field")
+    users = {0: alice, 1: bob}
+    engine = actions.engine_of(match)
+    for _ in range(3):  # the order choice, then both hide their two flowers
+        match.refresh_from_db()
+        seat = engine.to_act(match.state)[0]
+        actions.do_move(match.pk, users[seat], match.version, engine.legal_moves(match.state, seat)[0])
+    match.refresh_from_db()
+    assert all(match.state["hidden"]) and match.state["phase"] != "hide"
+    end_by_admin_abort(match, alice, bob, staff, client_for)
+    page = client_for(carol).get(f"/matches/{match.pk}/").content.decode()
+    for seat, user in users.items():
+        assert f"ff-hid-seat-{seat}" in page
+        for flower in match.state["hidden"][seat]:
+            assert escape(f"{user.username}'s hidden {flower['colour']} flower") in page
