@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -75,7 +77,12 @@ def become_bot(request: HttpRequest) -> HttpResponse:
     return redirect("api_tokens")
 
 
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
 def calendar(request: HttpRequest, token: str) -> HttpResponse:
+    if not TOKEN_SHAPE.fullmatch(token):  # nothing odd (NUL, huge) reaches the database
+        raise Http404("No such calendar.")
     feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
     if feed is None or not feed.user.is_active:
         raise Http404("No such calendar.")

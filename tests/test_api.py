@@ -369,3 +369,46 @@ def test_the_schema_and_docs_are_public(client):
     docs = client.get("/api/v1/docs")
     assert docs.status_code == 200 and "swagger" in docs.content.decode().lower()
     assert "cdn" not in docs.content.decode()
+
+
+# --- hostile input everywhere -------------------------------------------------------------------
+
+
+def test_hostile_values_anywhere_in_the_api_are_never_a_500(alice, bob, token_for):
+    from urllib.parse import quote_from_bytes
+
+    from tests.test_fuzz import HOSTILE
+
+    match = start_match(alice, [bob])
+    mover = user_to_act(match).user
+    raw = token_for(mover)
+    c = api_client(raw)
+    c.raise_request_exception = False
+    m = match.pk
+    failures = []
+    for label, value in HOSTILE.items():
+        text = value.decode("utf-8", "replace")
+        quoted = quote_from_bytes(value[:300])
+        answers = {
+            "body of a move": post_json(c, f"/api/v1/matches/{m}/moves", value),
+            "move": post_json(c, f"/api/v1/matches/{m}/moves", b'{"version": 0, "move": ' + value + b"}"),
+            "version": post_json(
+                c, f"/api/v1/matches/{m}/moves", b'{"move": {"type": "x"}, "version": ' + value + b"}"
+            ),
+            "body of a new match": post_json(c, "/api/v1/matches", value),
+            "game": post_json(c, "/api/v1/matches", {"game": text, "others": [{"kind": "open"}]}),
+            "username": post_json(
+                c, "/api/v1/matches", {"game": "solitaire-chess", "others": [{"kind": "invite", "username": text}]}
+            ),
+            "option": post_json(
+                c, "/api/v1/matches", {"game": "solitaire-chess", "others": [{"kind": "open"}], "options": {text: text}}
+            ),
+            "since": c.get(f"/api/v1/matches/{m}/events?since={quoted}"),
+            "filter": c.get(f"/api/v1/matches?filter={quoted}"),
+            "match id": c.get(f"/api/v1/matches/{quoted}/view"),
+            "token": Client(HTTP_AUTHORIZATION="Bearer dzy_" + text).get("/api/v1/me"),
+            "calendar": Client().get(f"/calendar/{quoted}.ics"),
+        }
+        failures += [f"{where}={label}: {r.status_code}" for where, r in answers.items() if r.status_code >= 500]
+    assert not failures, "\n".join(failures)
+    assert not Move.objects.exists() and Match.objects.count() == 1
