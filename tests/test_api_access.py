@@ -106,3 +106,15 @@ def test_a_bot_account_plays_through_the_api_only(world, make_user, client_for):
     raw = ApiToken.issue(robot, "bot")[1]
     played = call(raw, "post", f"/api/v1/matches/{match.pk}/moves", {"version": match.version, "move": move})
     assert played.status_code == 200 and Move.objects.filter(match=match, seat=number).count() == 1
+
+
+def test_staff_see_tokens_and_mark_bot_accounts_in_the_admin(world, client_for, make_user):
+    staff = make_user("mod2", is_staff=True, is_superuser=True)
+    c = client_for(staff)
+    assert c.get("/admin/api/apitoken/").status_code == 200
+    token = ApiToken.objects.filter(revoked__isnull=True).first()
+    page = c.get(f"/admin/api/apitoken/{token.pk}/change/").content.decode()
+    assert token.key_hash in page and "is_bot" in c.get(f"/admin/accounts/user/{staff.pk}/change/").content.decode()
+    c.post("/admin/api/apitoken/", {"action": "revoke", "_selected_action": [token.pk]})
+    token.refresh_from_db()
+    assert token.revoked is not None
