@@ -234,7 +234,7 @@ def test_the_card_macro_draws_svg_with_its_own_pattern_and_words():
     numbering = CardArt()
     text = template.render({"a": numbering.card("body-blue-stripes-gold"), "b": numbering.back()})
     assert text.count("<svg") == 2 and '<pattern id="lz1"' in text and 'fill="url(#lz1)"' in text
-    assert "lz-golden" in text and "★ golden" in text and "blue stripes body" in text
+    assert "lz-golden" in text and '<span aria-hidden="true">★ </span>golden' in text and "blue stripes body" in text
     assert "a face-down card" in text and drawn_cards(text) == ["body-blue-stripes-gold"]
 
 
@@ -429,7 +429,7 @@ def test_the_hand_shows_six_drawn_cards_with_labels_and_the_best_duo(match, alic
     assert Counter(drawn_cards(hand)) == Counter(DUO_HAND)
     for card in DUO_HAND:
         assert dizzy_cards.describe(card).replace("golden ", "") in hand
-    assert "★ golden" in hand
+    assert '<span aria-hidden="true">★ </span>golden' in hand  # the star is drawn, not read out
     assert 'attack power <span class="ddb-power">6</span>' in hand
     assert "2 (Lizzy 1) + 3 (Lizzy 2) + 1 (bonus: both colours same) = <strong>6</strong>" in hand
     assert "all blue, all dots" in hand and "all red, patterns all different" in hand
