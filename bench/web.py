@@ -464,8 +464,8 @@ def to_act_user(match_id: int) -> int:
     return Seat.objects.filter(match_id=match_id, to_act=True).values_list("user_id", flat=True)[0]
 
 
-def query_count(user_id: int, loaded: Loaded, method: str, path: str, expect: int, data=None, **headers) -> int:
-    """The queries of one request, in-process; raises when the status is not `expect`."""
+def request_sql(user_id: int, loaded: Loaded, method: str, path: str, expect: int, data=None, **headers) -> list[str]:
+    """The queries of one request, in-process, as short_sql(); raises when the status is not `expect`."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -474,7 +474,7 @@ def query_count(user_id: int, loaded: Loaded, method: str, path: str, expect: in
         response = client.post(path, data, **headers) if method == "POST" else client.get(path, **headers)
     if response.status_code != expect:
         raise RuntimeError(f"{method} {path}: status {response.status_code}, expected {expect}")
-    return len(queries.captured_queries)
+    return [short_sql(query["sql"]) for query in queries.captured_queries]
 
 
 def board_queries(loaded: Loaded, game: str) -> dict[str, int]:
@@ -487,8 +487,8 @@ def board_queries(loaded: Loaded, game: str) -> dict[str, int]:
     counts = {}
     for label, match_id in probes.items():
         user_id = to_act_user(match_id)
-        query_count(user_id, loaded, "GET", f"/matches/{match_id}/", 200)  # the first one pays for imports
-        counts[label] = query_count(user_id, loaded, "GET", f"/matches/{match_id}/", 200)
+        request_sql(user_id, loaded, "GET", f"/matches/{match_id}/", 200)  # the first one pays for imports
+        counts[label] = len(request_sql(user_id, loaded, "GET", f"/matches/{match_id}/", 200))
     return counts
 
 
@@ -505,11 +505,13 @@ def count_queries(loaded: Loaded) -> dict[str, Any]:
     poll = f"/matches/{match_id}/?since={loaded.revisions[first]}"
     move_data = {"version": loaded.probe_move_version, "move": json.dumps(loaded.probe_move)}
     move_path = f"/matches/{loaded.probe_move_id}/move/"
+    move_sql = request_sql(loaded.probe_move_user, loaded, "POST", move_path, 200, move_data, HTTP_HX_REQUEST="true")
     return {
         "boards": boards,
-        "bare": query_count(user_id, loaded, "GET", "/bench/bare/", 200),
-        "poll": query_count(user_id, loaded, "GET", poll, 204, HTTP_HX_REQUEST="true"),
-        "move": query_count(loaded.probe_move_user, loaded, "POST", move_path, 200, move_data, HTTP_HX_REQUEST="true"),
+        "bare": len(request_sql(user_id, loaded, "GET", "/bench/bare/", 200)),
+        "poll": len(request_sql(user_id, loaded, "GET", poll, 204, HTTP_HX_REQUEST="true")),
+        "move": len(move_sql),
+        "move_sql": move_sql,
     }
 
 
@@ -1010,8 +1012,8 @@ def add_ceilings(parts: dict[str, dict[str, Any]], bare_cpu_ms: float) -> None:
 def print_breakdown(parts: dict[str, dict[str, Any]]) -> None:
     print(
         "Where a late board page's time goes (in-process, one thread, median CPU ms of the Python side; each "
-        "step timed alone on prepared input; context = player_view and the chat, its rest: history and chat "
-        "queries, ORM, clocks; other: middleware, view code, Django's response; DB: the queries' wall time; "
+        "step timed alone on prepared input; context = player_view and the chat, its rest: its queries (chat; "
+        "history where one), ORM, clocks; other: middleware, view code, Django's response; DB: the queries' wall time; "
         "with its data free: the ratio if the server paid only the bare view's CPU and drawing the board):"
     )
     for game, p in parts.items():
@@ -1029,6 +1031,10 @@ def print_breakdown(parts: dict[str, dict[str, Any]]) -> None:
         )
     sql = next((p["sql"] for p in parts.values() if "sql" in p), [])
     print(f"  The queries of a board page: {', '.join(sql)}")
+
+
+def print_move_queries(queries: dict[str, Any]) -> None:
+    print(f"The queries of a move POST ({queries['move']}): {', '.join(queries['move_sql'])}")
 
 
 def targets(
@@ -1113,6 +1119,7 @@ def report(
     print(" - busy: figures are noisy" if max(load_avg) > cores else "")
     add_ceilings(parts, base_cpu)
     print_breakdown(parts)
+    print_move_queries(queries)
     missed = print_targets(targets(ratios, by_cpu, queries, pages))
     return figures_json(results, ratios, queries, parts, pages, missed)
 
