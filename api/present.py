@@ -49,5 +49,5 @@ def _clock(pv: PlayerView) -> dict[str, Any]:
 
 def facts(match: Match) -> dict[str, Any]:
     """What anyone may know of a match: the public part of an anonymous visitor's view."""
-    pv = player_view(match, AnonymousUser(), history_limit=1)
+    pv = player_view(match, AnonymousUser())
     return {"match": asdict(pv.match), "seats": [asdict(s) for s in pv.seats]}

@@ -4,6 +4,7 @@ view, the history (page and board) and the result email all show what the rules 
 
 from __future__ import annotations
 
+import html
 import random
 from datetime import timedelta
 
@@ -157,8 +158,8 @@ def test_the_board_of_an_aborted_match_draws_every_hidden_flower(alice, bob, car
     match.refresh_from_db()
     assert all(match.state["hidden"]) and match.state["phase"] != "hide"
     end_by_admin_abort(match, alice, bob, staff, client_for)
-    page = client_for(carol).get(f"/matches/{match.pk}/").content.decode()
+    page = html.unescape(client_for(carol).get(f"/matches/{match.pk}/").content.decode())
     for seat, user in users.items():
         assert f"ff-hid-seat-{seat}" in page
         for flower in match.state["hidden"][seat]:
-            assert escape(f"{user.username}'s hidden {flower['colour']} flower") in page
+            assert f"{user.username}'s hidden {flower['colour']} flower" in page
