@@ -19,6 +19,7 @@ from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
 from moderation.models import ChatMessage
+from ratings.presenters import rating_changes
 
 
 @dataclass
@@ -76,6 +77,7 @@ class PlayerView:
     lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
     chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat
     can_chat: bool = False
+    rating_changes: list[Any] = field(default_factory=list)  # a finished match's, per seat (ratings app)
 
 
 def match_info(match: Match) -> MatchInfo:
@@ -105,18 +107,12 @@ def match_info(match: Match) -> MatchInfo:
 CHAT_ON_BOARD = 50
 
 
-def player_view(
-    match: Match, user, params: dict[str, str] | None = None, whole_history: bool = False
-) -> PlayerView:
+def player_view(match: Match, user, params: dict[str, str] | None = None, whole_history: bool = False) -> PlayerView:
     """What `user` (a seated player, another user or an anonymous visitor) may see of `match`."""
     seats: list[Seat] = list(match.seats.all())
     viewer_seat = seat_of(match, user)
     number = viewer_seat.number if viewer_seat else None
     engine = engine_of(match)
-    now = timezone.now()
-    winners = set((match.result or {}).get("winners", []))
-    names = seat_names(seats)
-
     view = None
     legal: list[dict[str, Any]] = []
     # ALL-3: after the end everything is public, however the match ended (a moderator's abort or
@@ -126,60 +122,66 @@ def player_view(
         view = engine.view(match.state, number, ended=over)
         if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
             legal = engine.legal_moves(match.state, number)
-
-    history = _history(match, number, over, names, whole_history)
-
     info = PlayerView(
         match=match_info(match),
-        seats=[
-            SeatInfo(
-                number=s.number,
-                name=s.public_name,
-                username=s.user.username if s.user_id else None,
-                is_bot=s.is_bot,
-                is_open=s.is_open,
-                invited=s.user_id is not None and not s.accepted,
-                to_act=s.to_act,
-                is_viewer=s.number == number,
-                won=s.number in winners,
-                deadline=s.deadline,
-                time_left=clock.in_words((s.deadline - now).total_seconds()) if s.deadline else "",
-                reserve=_reserve_words(s.reserve_left, match.period_seconds) if match.reserve_periods else "",
-                on_vacation=bool(s.user_id and s.user.vacation_started and match.time_preset != "live"),
-                handed_to_bot=s.handed_to_bot,
-            )
-            for s in seats
-        ],
+        seats=_seat_infos(match, seats, number),
         seat=number,
         my_turn=bool(viewer_seat and viewer_seat.to_act),
         waiting_for=" and ".join(s.public_name for s in seats if s.to_act),
         view=view,
         legal=legal,
-        history=history,
+        history=_history(match, number, over, seat_names(seats), whole_history),
     )
     if view is not None:
         info.board = board_context(match.game, info, params or {})
+    if match.status == Match.Status.FINISHED:
+        info.rating_changes = rating_changes(match)
     if match.status == Match.Status.OPEN and user.is_authenticated:
         info.lobby = lobby_choices(match, engine, seats, user)
     is_player = user.is_authenticated and any(s.user_id == user.pk and s.accepted for s in seats)
     if is_player or match.spectators_read_chat:
         info.can_chat = is_player and match.status != Match.Status.CANCELLED
-        info.chat = [
-            {
-                "id": m.pk,
-                "author": m.author.public_name,
-                "username": m.author.username,
-                "text": m.text,
-                "created": m.created,
-                "mine": user.is_authenticated and m.author_id == user.pk,
-            }
-            for m in reversed(
-                ChatMessage.objects.filter(match=match, hidden=False)
-                .select_related("author")
-                .order_by("-id")[:CHAT_ON_BOARD]
-            )
-        ]
+        info.chat = _chat(match, user)
     return info
+
+
+def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[SeatInfo]:
+    now = timezone.now()
+    winners = set((match.result or {}).get("winners", []))
+    return [
+        SeatInfo(
+            number=s.number,
+            name=s.public_name,
+            username=s.user.username if s.user_id else None,
+            is_bot=s.is_bot,
+            is_open=s.is_open,
+            invited=s.user_id is not None and not s.accepted,
+            to_act=s.to_act,
+            is_viewer=s.number == viewer,
+            won=s.number in winners,
+            deadline=s.deadline,
+            time_left=clock.in_words((s.deadline - now).total_seconds()) if s.deadline else "",
+            reserve=_reserve_words(s.reserve_left, match.period_seconds) if match.reserve_periods else "",
+            on_vacation=bool(s.user_id and s.user.vacation_started and match.time_preset != "live"),
+            handed_to_bot=s.handed_to_bot,
+        )
+        for s in seats
+    ]
+
+
+def _chat(match: Match, user) -> list[dict[str, Any]]:
+    messages = ChatMessage.objects.filter(match=match, hidden=False).select_related("author").order_by("-id")
+    return [
+        {
+            "id": m.pk,
+            "author": m.author.public_name,
+            "username": m.author.username,
+            "text": m.text,
+            "created": m.created,
+            "mine": user.is_authenticated and m.author_id == user.pk,
+        }
+        for m in reversed(messages[:CHAT_ON_BOARD])
+    ]
 
 
 def _history(match: Match, seat: int | None, over: bool, names: dict[str, str], whole: bool) -> list:
