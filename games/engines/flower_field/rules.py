@@ -199,37 +199,6 @@ class FlowerFieldEngine(Engine):
         over = ended or state["phase"] == "over"  # ALL-3: however the match ended
         last = self._last_standing(state)
         last_cells = [f["cell"] for f in state["plantings"][last]["flowers"]] if last is not None else []
-        own_hidden: dict[str, dict[str, str]] = {}
-        if seat is not None and state["hidden"][seat] is not None:
-            own_hidden = {h["cell"]: {"colour": h["colour"], "status": h["status"]} for h in state["hidden"][seat]}
-        explosions = set(state["explosions"])
-        grid = []
-        for row in range(SIZE, 0, -1):  # drawn top to bottom: row 7 first
-            cells = []
-            for col in "ABCDEFG":
-                cell = f"{col}{row}"
-                cells.append(
-                    {
-                        "cell": cell,
-                        "colour": state["board"].get(cell),
-                        "last": cell in last_cells,
-                        "exploded": cell in explosions,
-                        "hidden": own_hidden.get(cell),  # the viewer's own hidden flower only
-                    }
-                )
-            grid.append({"row": row, "cells": cells})
-        pending = None
-        if state["pending"] is not None:
-            challenge = state["challenges"][state["pending"]]
-            undone = state["plantings"][challenge["undone"]]
-            pending = {
-                "challenger": challenge["seat"],
-                "a": challenge["a"],
-                "b": challenge["b"],
-                "empty": challenge["empty"],
-                "announced": "successful",
-                "undone": [dict(f) for f in undone["flowers"]],
-            }
         view: View = {
             "game": self.slug,
             "seat": seat,
@@ -247,7 +216,7 @@ class FlowerFieldEngine(Engine):
             "plantable": self._open_cells(state) if state["phase"] == "play" else [],
             "hideable": [cell for cell in CELLS if cell != CENTRE] if state["phase"] == "hide" else [],
             "board": dict(state["board"]),
-            "grid": grid,
+            "grid": self._grid_view(state, seat, last_cells),
             "last_planting": {"seat": state["plantings"][last]["seat"], "cells": last_cells}
             if last is not None
             else None,
@@ -266,7 +235,7 @@ class FlowerFieldEngine(Engine):
             "hidden": [dict(h) for h in state["hidden"][seat]]
             if seat is not None and state["hidden"][seat] is not None
             else [],
-            "pending": pending,
+            "pending": self._pending_view(state),
             "challenges": [self._challenge_view(c, reveal=over) for c in state["challenges"]],
             "give_ups": list(state["give_ups"]),
             "may_challenge": seat is not None
@@ -276,6 +245,46 @@ class FlowerFieldEngine(Engine):
         if over:  # ruling ALL-3: everything is public after the end (but never the rng seed, ALL-2)
             view["all_hidden"] = [[dict(h) for h in hidden] if hidden else [] for hidden in state["hidden"]]
         return view
+
+    @staticmethod
+    def _grid_view(state: State, seat: int | None, last_cells: list[str]) -> list[dict[str, Any]]:
+        """The field row by row, row 7 first (drawn top to bottom), with the viewer's own hidden flowers."""
+        own_hidden: dict[str, dict[str, str]] = {}
+        if seat is not None and state["hidden"][seat] is not None:
+            own_hidden = {h["cell"]: {"colour": h["colour"], "status": h["status"]} for h in state["hidden"][seat]}
+        explosions = set(state["explosions"])
+        return [
+            {
+                "row": row,
+                "cells": [
+                    {
+                        "cell": f"{col}{row}",
+                        "colour": state["board"].get(f"{col}{row}"),
+                        "last": f"{col}{row}" in last_cells,
+                        "exploded": f"{col}{row}" in explosions,
+                        "hidden": own_hidden.get(f"{col}{row}"),  # the viewer's own hidden flower only
+                    }
+                    for col in "ABCDEFG"
+                ],
+            }
+            for row in range(SIZE, 0, -1)
+        ]
+
+    @staticmethod
+    def _pending_view(state: State) -> dict[str, Any] | None:
+        """A successful challenge that named empty cells, waiting for the challenge-challenge window."""
+        if state["pending"] is None:
+            return None
+        challenge = state["challenges"][state["pending"]]
+        undone = state["plantings"][challenge["undone"]]
+        return {
+            "challenger": challenge["seat"],
+            "a": challenge["a"],
+            "b": challenge["b"],
+            "empty": challenge["empty"],
+            "announced": "successful",
+            "undone": [dict(f) for f in undone["flowers"]],
+        }
 
     def hidden_twin(self, state: State, seat: int | None, rng: random.Random) -> State:
         """What `seat` cannot know, dealt anew: the other players' hidden flowers (ALL-3).
