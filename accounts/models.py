@@ -24,10 +24,16 @@ class User(AbstractUser):
     # Moderation: a suspended or banned user is inactive (cannot log in or move).
     suspended_until = models.DateTimeField(null=True, blank=True)
     banned = models.BooleanField(default=False)
+    # The public profile (ratings app) is shown to signed-in players only.
+    profile_hidden = models.BooleanField(
+        default=False, verbose_name="Hide my profile from visitors who are not signed in"
+    )
+    # A bot account (issue 18) plays only through the API; its name carries a robot mark everywhere.
+    is_bot = models.BooleanField(default=False)
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.username
+        return f"{self.display_name or self.username}{' 🤖' if self.is_bot else ''}"
 
     def has_verified_email(self) -> bool:
         return self.emailaddress_set.filter(verified=True).exists()

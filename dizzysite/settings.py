@@ -45,6 +45,9 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "moderation",
+    "ratings",
+    "ninja",  # django-ninja: its Swagger UI from our static files (no CDN, see the CSP)
+    "api",
 ]
 
 MIDDLEWARE = [

@@ -7,5 +7,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("notifications.urls")),
     path("", include("moderation.urls")),
+    path("", include("api.urls")),
+    path("", include("ratings.urls")),
     path("", include("games.urls")),
 ]

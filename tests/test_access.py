@@ -71,6 +71,30 @@ def cases(m):
         ("get", f"/admin/games/match/{m}/replay/", {"staff": 200, "*": 302}),
         ("get", "/admin/moderation/report/", {"staff": 200, "*": 302}),
         ("get", "/admin/moderation/moderationlog/", {"staff": 200, "*": 302}),
+        # Issue 15: profiles, leaderboards, replays and records (none for a running match), rematches.
+        ("get", "/players/alice/", {"*": 200}),
+        ("get", "/players/nobody-at-all/", {"*": 404}),
+        ("get", "/leaderboards/", {"*": 200}),
+        ("get", "/leaderboards/solitaire-chess/", {"*": 200}),
+        ("get", "/leaderboards/solitaire-chess/?pool=bots&page=9", {"*": 200}),
+        ("get", "/leaderboards/no-such-game/", {"*": 404}),
+        ("get", f"/matches/{m}/replay/", {"*": 404}),
+        ("get", f"/matches/{m}/record.json", {"*": 404}),
+        ("get", "/matches/999999/replay/", {"*": 404}),
+        ("get", f"/matches/{m}/rematch/", {"*": 405}),
+        ("post", f"/matches/{m}/rematch/", {"anonymous": 302, "*": 302}),
+        ("get", "/admin/ratings/rating/", {"staff": 200, "*": 302}),
+        ("get", "/admin/ratings/ratingchange/", {"staff": 200, "*": 302}),
+        # Issue 18: the API needs a token, a session is none (tests/test_api_access.py has the token matrix).
+        ("get", "/api/v1/me", {"*": 401}),
+        ("get", f"/api/v1/matches/{m}/view", {"*": 401}),
+        ("post", f"/api/v1/matches/{m}/moves", {"*": 401}),
+        ("get", "/api/v1/openapi.json", {"*": 200}),
+        ("get", "/settings/api/", {"anonymous": 302, "*": 200}),
+        ("post", "/settings/api/", {"anonymous": 302, "*": 400}),
+        ("post", "/settings/api/999999/revoke/", {"anonymous": 302, "*": 404}),
+        ("post", "/settings/api/calendar/", {"anonymous": 302, "*": 302}),
+        ("get", "/calendar/forged-token.ics", {"*": 404}),
     ]
 
 
@@ -157,3 +181,23 @@ def test_a_player_has_a_limit_of_active_matches(alice, settings):
     with pytest.raises(actions.ActionError, match="finish some"):
         actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
     assert Match.objects.count() == 2
+
+
+def test_finished_match_pages_for_every_visitor(world):
+    """Issue 15: a finished match's replay and record are public (ALL-3); only its players get a rematch."""
+    from games import actions
+
+    match = world["match"]
+    actions.do_adjudicate(match.pk, [0], "test")
+    for who in WHO:
+        c = client_as(world[who])
+        assert c.get(f"/matches/{match.pk}/replay/?at=0").status_code == 200, who
+        assert c.get(f"/matches/{match.pk}/record.json").status_code == 200, who
+        c.post(f"/matches/{match.pk}/rematch/")
+    # The two players each set one up; anonymous, outsider and staff changed nothing.
+    assert Match.objects.exclude(pk=match.pk).count() == 2
+    world["seated"].profile_hidden = True
+    world["seated"].save()
+    profile = f"/players/{world['seated'].username}/"
+    for who in WHO:
+        assert client_as(world[who]).get(profile).status_code == (302 if who == "anonymous" else 200), who
