@@ -130,7 +130,6 @@ class Seat(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     paused_seconds = models.PositiveIntegerField(null=True, blank=True)  # turn time left when paused
     remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    last_seen = models.DateTimeField(null=True, blank=True)  # the player last looked at the board
 
     class Meta:
         ordering = ["number"]
