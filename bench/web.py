@@ -4,9 +4,10 @@ Steps (bench/run.py calls main()):
 1. recreate the PostgreSQL database `dizzybench`, migrate it, collect static files (DEBUG=false needs
    the manifest) into a temporary DIZZY_VAR_DIR;
 2. load bench users (verified emails, one session each) and 1,000 active matches, a quarter per game,
-   half just started (1 move played) and half in the game's heaviest state: a Doubting Flower Field
-   late in a game that fills the field, a Lizzy Ghosties table of 8, a Dizzy Duo Battle of 6, a late
-   Solitaire Chess. Every state is the engine's own, reached by legal moves from the match's seed, the
+   half just started (1 move played) and half late: a Doubting Flower Field whose field fills up, a
+   Lizzy Ghosties table of 8, a Dizzy Duo Battle of 6, a long Solitaire Chess, each kept at the
+   heaviest state of its game's last third (the largest engine view plus legal moves for the player
+   to act, see heaviest()). Every state is the engine's own, reached by legal moves from the match's seed, the
    Move rows are those moves, and the last move of each match goes through actions.do_move so the
    rest of the rows are as the site makes them;
 3. in-process (Django test Client): queries per board page of every game at move 1, late and with
@@ -19,7 +20,8 @@ Steps (bench/run.py calls main()):
 5. print a table, the targets as met or not, and return the figures for the final JSON line.
 
 Nothing here changes the site: bench/web_settings.py only adds /bench/bare/ and a private
-STATIC_ROOT. Django is set up in this process with the bench environment, so call main() once.
+STATIC_ROOT, and the cache is Redis (BENCH_CACHE_URL) as in production when one answers. Django is
+set up in this process with the bench environment, so call main() once.
 """
 
 from __future__ import annotations
