@@ -174,7 +174,7 @@ def test_engine_facts() -> None:
     )
     assert ENGINE.parse_options({}, 4) == {"dicey": False}
     assert ENGINE.parse_options({"dicey": "yes"}, 4) == {"dicey": True}
-    assert set(ENGINE.bots) == {"random", "normal"}
+    assert set(ENGINE.bots) == {"random", "normal", "hard"}
     assert ENGINE.timeout_policy == "bot"  # ruling ALL-4
     with pytest.raises(NotImplementedError):
         ENGINE.apply_timeout(ENGINE.new_state(4, {}, 1), 0)

@@ -94,7 +94,7 @@ def test_engine_facts():
     assert ENGINE.name == "Solitaire Chess"
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
     assert ENGINE.timeout_policy == "engine"
-    assert set(ENGINE.bots) == {"random", "normal"}
+    assert set(ENGINE.bots) == {"random", "normal", "hard"}
 
 
 def test_options_defaults_and_refusals():

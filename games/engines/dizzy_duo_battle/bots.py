@@ -165,3 +165,121 @@ def normal_bot(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Ra
             return best_attack
     card, _ = best_discard(hand, pool)
     return {"type": "discard", "card": card}
+
+
+# --- hard: information-set Monte Carlo over the rest of the round -----------------------------
+# The hard bot deals the cards it has not seen at random (sampler.py: states its view cannot tell
+# apart), plays each of its moves on every such deal, finishes the round with a quick policy for
+# every seat and keeps the move with the best average life swing. A round always ends with an
+# attack (DD-7), so rollouts are short, and lives only change there (DD-8).
+
+HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (issue 14: 1 s median, 3 s worst)
+MARGIN_Z = 1.5  # standard errors by which a searched move must beat the normal bot's choice
+DISCARDS_SEARCHED = 3  # discards besides the favourite that the search compares
+SAMPLE_SKILL = 3  # other hands are the best of up to 1 + 3 random fillings (sampler.py)
+MIN_DEALS = 4  # deals looked at whatever the budget, so a tiny budget still decides on evidence
+OUT_PENALTY = 100.0  # falling out of the game, in lives
+ROLLOUT_LIMIT = 200  # moves per rollout: a round has at most 9 turns per seat and an attack
+
+
+def _rollout_attack_power(turns: int) -> int:
+    """The quick policy attacks with this power or more: demanding early, less so as the forced
+    attack at the 10th turn nears (attackers' powers in normal play are mostly 4 to 8)."""
+    return max(5, 8 - max(0, turns - 3))
+
+
+def _best_keep(seven: list[str]) -> tuple[int, str]:
+    """(power of the best six, the card to drop) for a seven-card hand."""
+    best_power, best_card = -1, seven[-1]
+    for card in sorted(set(seven)):
+        power = hand_power(_without(seven, card))
+        if power > best_power:
+            best_power, best_card = power, card
+    return best_power, best_card
+
+
+def rollout_move(engine: Any, state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The quick policy of every seat in a rollout (it reads only the seat's own hand and the open top)."""
+    legal = engine.legal_moves(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    hand = state["hands"][seat]
+    threshold = _rollout_attack_power(state["turns"][seat])
+    if state["phase"] == "take":
+        if {"type": "attack"} in legal and hand_power(hand) >= threshold:
+            return {"type": "attack"}
+        take_open = {"type": "take", "from": "open"}
+        if state["open"] and take_open in legal and _best_keep(hand + [state["open"][-1]])[0] > hand_power(hand):
+            return take_open
+        return {"type": "take", "from": "blind"}
+    attacks = [m for m in legal if m["type"] == "attack"]
+    if attacks:
+        best = max(attacks, key=lambda m: hand_power(_without(hand, m["card"])))
+        if len(attacks) == len(legal) or hand_power(_without(hand, best["card"])) >= threshold:
+            return best
+    return {"type": "discard", "card": _best_keep(hand)[1]}
+
+
+def _swing(state: dict[str, Any], before: list[int], me: int) -> float:
+    """My life change minus the others' average (lives are what outlasting is about)."""
+    changes = [after - start for after, start in zip(state["lives"], before)]
+    others = [changes[s] for s in range(len(changes)) if s != me and not (state["out"][s] and before[s] <= 0)]
+    value = changes[me] - (sum(others) / len(others) if others else 0.0)
+    if state["out"][me]:
+        value -= OUT_PENALTY
+    result = state["result"]
+    if result is not None and me in result["winners"]:
+        value += OUT_PENALTY
+    return value
+
+
+def _play_out(engine: Any, state: dict[str, Any], me: int, move: dict[str, Any]) -> float:
+    before = list(state["lives"])
+    start_round = state["round"]
+    state, _ = engine.apply(state, me, move)
+    for _ in range(ROLLOUT_LIMIT):
+        if state["phase"] == "over" or state["round"] != start_round:
+            break
+        seat = state["current"]
+        state, _ = engine.apply(state, seat, rollout_move(engine, state, seat))
+    return _swing(state, before, me)
+
+
+def hard_bot(
+    view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, budget_s: float | None = None
+) -> dict[str, Any]:
+    if len(legal) == 1:
+        return legal[0]
+    from games.engines.dizzy_duo_battle.engine import ENGINE  # here: the engine imports this module
+    from games.engines.dizzy_duo_battle.sampler import sample_state
+    from games.engines.search import flat_pimc
+
+    me = view["seat"]
+    # The normal bot's choice first: ties and too-short searches fall back on it.
+    favourite = normal_bot(view, legal, random.Random(rng.random()))
+    candidates = [favourite] + _alternatives(view, legal, favourite)
+    if len(candidates) == 1:
+        return favourite
+    budget = HARD_BUDGET_S if budget_s is None else budget_s
+    best, _means, _rounds = flat_pimc(
+        candidates,
+        lambda r: sample_state(view, r, skill=SAMPLE_SKILL),
+        lambda state, move, r: _play_out(ENGINE, state, me, move),
+        rng,
+        budget,
+        min_rounds=MIN_DEALS,
+        margin_z=MARGIN_Z,
+    )
+    return best
+
+
+def _alternatives(view: dict[str, Any], legal: list[dict[str, Any]], favourite: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves worth a search besides the favourite: every take and attack, but only the
+    discards that keep the most power (the rest only break a Lizzy)."""
+    others = [m for m in legal if m != favourite]
+    if view["phase"] != "discard":
+        return others
+    hand = view["hand"]
+    keep = {m["card"]: hand_power(_without(hand, m["card"])) for m in others if m["type"] == "discard"}
+    ranked = sorted(keep, key=lambda card: -keep[card])[:DISCARDS_SEARCHED]
+    return [m for m in others if m["type"] != "discard" or m["card"] in ranked]

@@ -39,7 +39,7 @@ from games.engines.base import (
     new_rng,
     random_bot,
 )
-from games.engines.dizzy_duo_battle.bots import normal_bot
+from games.engines.dizzy_duo_battle.bots import hard_bot, normal_bot
 
 HAND_SIZE = 6
 TURNS_BEFORE_ATTACK = 3  # ruling DD-7
@@ -121,7 +121,7 @@ class DizzyDuoBattle(Engine):
             help="Attack by taking a card and discarding a head card instead of turning a blind card.",
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot}
+    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4: a bot plays the late turn
 
     # --- setup ---------------------------------------------------------------------------

@@ -231,6 +231,8 @@ def _choose(view: View, legal: list[Move], rng: random.Random, hard: bool) -> Mo
         return _hide(view, legal, rng, hard)
     know = Knowledge(view)
     if "challenge_challenge" in kinds:
+        if hard:
+            return _hard_doubt(know, rng)
         return _doubt(know, legal, rng, hard)
     visible, hidden = certain_challenges(know, legal)
     if visible:
@@ -239,6 +241,10 @@ def _choose(view: View, legal: list[Move], rng: random.Random, hard: bool) -> Mo
         return rng.choice(hidden)
     if "pass" in kinds:
         return {"type": "pass"}
+    if hard and "give_up" in kinds:
+        bluff = _mixed_bluff(know, legal, rng)
+        if bluff is not None:
+            return bluff
     plant = _plant(know, legal, rng, hard)
     if plant is not None:
         return plant
@@ -478,3 +484,108 @@ def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
 
 def hard_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
     return _choose(view, legal, rng, hard=True)
+
+
+# --- hard: beliefs about claims and mixed bluffing -------------------------------------------------
+# Every claim of the opponent is judged in three steps: can it be true at all (sampler.Facts: each
+# empty named cell may still hold one of their live flowers, they have that many, and some colours
+# make the fields equal)? How likely is a random deal of their flowers to make it true (sampled)?
+# And how honest have their claims been, counting every claim: judged ones, and impossible ones
+# as lies even when accepted. The hard bot's own bluffs are random in time and place, more
+# frequent the more often the opponent let its claims pass.
+
+HARD_BUDGET_S = 1.0  # seconds per move (the flower field bot needs far less; kept for the ladder)
+HONEST_PRIOR = (2.0, 1.0)  # Beta prior on a claim being honest (pseudo-counts honest, false)
+DEALS = 60  # sampled deals of the opponent's flowers per claim
+TOO_MANY_CLAIMED = 0.5  # a claim naming more live cells than they can have with their other claims
+PASSED_CLAIM = 0.6  # per earlier claim let pass unjudged: honest claims are rare, repeated ones rarer
+BLUFF_FLOOR = 0.02  # bluffing never stops entirely, so the bot's claims cannot be read
+BLUFF_PROBE = 0.08  # before the opponent has answered any claim of the bot
+BLUFF_CEILING = 0.85
+
+
+def _claim_record(view: View, facts: Any) -> tuple[int, int, set[str], int]:
+    """(claims proven honest, claims known false, cells named by claims let pass, claims let pass)
+    of the opponent."""
+    from games.engines.flower_field.sampler import fillable
+
+    honest = lies = passed = 0
+    accepted: set[str] = set()
+    for index, challenge in enumerate(view["challenges"]):
+        if challenge["seat"] != facts.opponent or not challenge["empty"]:
+            continue
+        if view["pending"] is not None and index == len(view["challenges"]) - 1:
+            continue  # the claim being judged now
+        if challenge["doubt"] == "failed":
+            honest += 1
+        elif challenge["doubt"] == "successful":
+            lies += 1
+        elif not fillable(challenge["a"], challenge["b"], challenge["empty"], challenge["seen"]):
+            lies += 1  # let pass, but no colour could make it true
+        elif challenge["doubt"] == "accepted":
+            passed += 1
+            accepted.update(c for c in challenge["empty"] if c in facts.possible)
+    return honest, lies, accepted, passed
+
+
+def claim_truth_chance(view: View, rng: random.Random) -> float:
+    """The chance that the pending claim of the opponent is true (see above)."""
+    from games.engines.flower_field.sampler import Facts, claim_true, sample_hidden
+
+    facts = Facts(view)
+    claim = view["challenges"][-1]
+    if not facts.claim_possible(claim["a"], claim["b"], claim["empty"], claim["seen"]):
+        return 0.0
+    hits = 0
+    for _ in range(DEALS):
+        flowers = {h["cell"]: h["colour"] for h in sample_hidden(facts, rng) if h["status"] == "live"}
+        hits += claim_true(claim, flowers)
+    by_chance = hits / DEALS
+    honest, lies, accepted, passed = _claim_record(view, facts)
+    honesty = (honest + HONEST_PRIOR[0]) / (honest + lies + HONEST_PRIOR[0] + HONEST_PRIOR[1])
+    chance = honesty * PASSED_CLAIM**passed + (1.0 - honesty) * by_chance
+    if len(accepted | set(claim["empty"])) > facts.live_count:
+        chance *= TOO_MANY_CLAIMED
+    return chance
+
+
+def _hard_doubt(know: Knowledge, rng: random.Random) -> Move:
+    """Doubt when the claim is false with a chance above 1/3 (+2 lives of difference when right,
+    -1 when wrong); what earlier challenge-challenges proved decides first."""
+    pending = know.view["pending"]
+    colours = dict(know.colours)
+    for flower in pending["undone"]:
+        colours[CELL_INDEX[flower["cell"]]] = flower["colour"]
+    a, b = _challenge_cells(pending)
+    empty = [CELL_INDEX[c] for c in pending["empty"]]
+    sure = _chance_false(know, colours, a, b, empty, hard=False)
+    if sure == 0.0 or not all(cell not in know.proven for cell in empty):
+        p_false = sure  # every cell proved before: the truth is known
+    else:
+        p_false = 1.0 - claim_truth_chance(know.view, rng)
+    doubt = p_false > DOUBT_THRESHOLD + 1e-9
+    return {"type": "challenge_challenge"} if doubt else {"type": "accept"}
+
+
+def _mixed_bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move | None:
+    """A bluff at a random moment on a random plausible cell, as often as the opponent's answers to
+    the bot's claims make it pay: it pays when they doubt less than a third of them."""
+    answered = know.my_claims_accepted + know.my_claims_doubted
+    doubt_rate = (know.my_claims_doubted + 1) / (answered + 2)
+    if answered == 0:
+        chance = BLUFF_PROBE
+    elif doubt_rate >= 1 / 3:
+        chance = BLUFF_FLOOR
+    else:
+        chance = min(BLUFF_CEILING, BLUFF_FLOOR + 4 * (1 / 3 - doubt_rate))
+    if rng.random() >= chance:
+        return None
+    options = []
+    for move in legal:
+        if move["type"] != "challenge":
+            continue
+        a, b = _challenge_cells(move)
+        empty = [i for i in set(a + b) if i not in know.colours]
+        if len(empty) == 1 and empty[0] not in know.my_hidden:
+            options.append(move)
+    return rng.choice(options) if options else None

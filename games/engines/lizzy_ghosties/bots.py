@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from games.engines.base import Move, View
 from games.engines.dizzy_cards import PARTS
@@ -251,3 +252,62 @@ def _exposed(table: Table, seat: int) -> bool:
     """A showdown Lizzy that one ghost steal turns into a ghost, ending the game."""
     held = [size for size in table.sizes[seat].values() if size]
     return len(held) == 2 and min(held) == 1
+
+
+# --- hard: information-set Monte Carlo over whole games ----------------------------------------
+# The hard bot deals the hidden cards anew (sampler.py: states its view cannot tell apart), plays
+# each of its legal moves on every such deal, lets `normal` bots finish the game for every seat and
+# keeps the move that wins most often for the side it ends on. Games are short (about 100
+# decisions, a few milliseconds), so whole games are played out rather than guessed at.
+
+HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (issue 14: 1 s median, 3 s worst)
+MIN_DEALS = 3  # deals looked at whatever the budget
+MARGIN_Z = 1.0  # standard errors by which a searched move must beat the normal bot's choice
+ROLLOUT_LIMIT = 2000  # decisions per rollout, a guard far above any real game
+MARGIN_WEIGHT = 0.002  # per card of the final margin: among equal outcomes, the bigger win
+
+
+def _outcome(state: dict[str, Any], me: int) -> float:
+    """1 for a win of my side, 0.5 a draw, 0 a loss, plus a little for the card margin."""
+    result = state["result"]
+    if result is None or result["draw"]:
+        return 0.5
+    scores = result["scores"]
+    other = result["ghosts"] if me in result["lizzies"] else result["lizzies"]
+    margin = scores[me] - (scores[other[0]] if other else 0)
+    return (1.0 if me in result["winners"] else 0.0) + MARGIN_WEIGHT * margin
+
+
+def _play_out(engine: Any, state: dict[str, Any], me: int, move: Move, rng: random.Random) -> float:
+    state, _ = engine.apply(state, me, move)
+    for _ in range(ROLLOUT_LIMIT):
+        if state["phase"] == "over":
+            break
+        seat = state["step"]["seat"]
+        legal = engine.legal_moves(state, seat)
+        choice = legal[0] if len(legal) == 1 else normal_bot(engine.view(state, seat), legal, rng)
+        state, _ = engine.apply(state, seat, choice)
+    return _outcome(state, me)
+
+
+def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float | None = None) -> Move:
+    favourite = normal_bot(view, legal, random.Random(rng.random()))
+    if len(legal) == 1:
+        return favourite
+    from games.engines.lizzy_ghosties.engine import LizzyGhosties  # here: the engine imports this module
+    from games.engines.lizzy_ghosties.sampler import sample_state
+    from games.engines.search import flat_pimc
+
+    engine = LizzyGhosties()
+    me = view["seat"]
+    candidates = [favourite] + [m for m in legal if m != favourite]
+    best, _means, _rounds = flat_pimc(
+        candidates,
+        lambda r: sample_state(view, r),
+        lambda state, move, r: _play_out(engine, state, me, move, r),
+        rng,
+        HARD_BUDGET_S if budget_s is None else budget_s,
+        min_rounds=MIN_DEALS,
+        margin_z=MARGIN_Z,
+    )
+    return best

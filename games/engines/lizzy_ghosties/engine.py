@@ -34,7 +34,7 @@ from games.engines.base import (
     random_bot,
 )
 from games.engines.dizzy_cards import DECK, PARTS, describe, part_of, throw_dice
-from games.engines.lizzy_ghosties.bots import normal_bot
+from games.engines.lizzy_ghosties.bots import hard_bot, normal_bot
 from games.engines.lizzy_ghosties.rules import (
     BURN,
     MAX_CYCLES,
@@ -140,7 +140,7 @@ class LizzyGhosties(Engine):
             help="Throw the three Dizzy Dice instead of drawing from the side stack to decide events.",
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot}
+    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4
 
     # --- setup -----------------------------------------------------------------------------

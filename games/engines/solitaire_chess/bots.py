@@ -11,6 +11,7 @@ each suit they can collect before they run out of moves. Hence the bot
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -101,3 +102,183 @@ def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
     else:
         scored = [(_score_play_move(view, m, seat), rng.random(), m) for m in legal]
     return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+# --- hard: alpha-beta over the whole state ----------------------------------------------------
+# Everything in Solitaire Chess is public, so the view holds the whole state but the generator
+# (which play never uses after the deal): the hard bot rebuilds the state and searches it with the
+# engine itself, by iterative deepening within its time budget.
+
+HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (issue 14: 1 s median, 3 s worst)
+WIN = 1_000_000.0
+CARD_VALUE = 100.0
+RANK_LEFT_VALUE = 5.0  # per rank still above a suit's top: each skipped rank is a card lost for good
+PIECE_VALUE = 100.0  # per piece on the board or in hand: a player with none is out
+MOBILITY_VALUE = 2.0  # per reachable fitting card, weighted by how little it skips
+MAX_DEPTH = 8
+
+
+class _Timeout(Exception):
+    """The budget ran out in the middle of a search depth."""
+
+
+def state_from_view(view: View) -> dict[str, Any]:
+    """The full state a view shows (no hidden information); a dummy generator, unused in play.
+
+    A piece's entry turn is only known as "just entered or not" (ruling SC-5 cares for no more)."""
+    turn_number = view["turn_number"]
+    pieces = {}
+    for square, piece in view["pieces"].items():
+        entered = None
+        if piece["area"] == rules.PLAY:
+            entered = turn_number - 1 if piece["just_entered"] else turn_number - 2
+        pieces[square] = {"owner": piece["owner"], "entered": entered}
+    players = view["players"]
+    return {
+        "ruleset": view["ruleset"],
+        "advantage": view["advantage"],
+        "first": view["first"],
+        "phase": view["phase"],
+        "turn": view["turn"],
+        "turn_number": turn_number,
+        "cards": dict(view["cards"]),
+        "pieces": pieces,
+        "in_hand": [p["pieces_to_place"] for p in players],
+        "stacks": [{suit: list(cards) for suit, cards in p["stacks"].items()} for p in players],
+        "captures": [p["captures"] for p in players],
+        "pieces_lost": [p["pieces_lost"] for p in players],
+        "out": [p["out"] for p in players],
+        "out_reason": [p["out_reason"] for p in players],
+        "out_order": list(view["out_order"]),
+        "lost_on_time": view["lost_on_time"],
+        "last_move": dict(view["last_move"]) if view["last_move"] else None,
+        "rng": {"seed": "0", "draws": 0},
+    }
+
+
+class _Cards:
+    """Rank and suit per play square, looked up once per move decision (the cards never move)."""
+
+    def __init__(self, cards: dict[str, str]) -> None:
+        self.rank = {sq: rules.rank_of(card) for sq, card in cards.items()}
+        self.suit = {sq: rules.suit_of(card) for sq, card in cards.items()}
+
+
+def _mobility(info: _Cards, pieces: dict[str, Any], tops: dict[str, int], seat: int) -> float:
+    """Reachable fitting cards for `seat`, each weighted by how few ranks it skips (as _options,
+    several times faster: the search calls it at every leaf)."""
+    total = 0.0
+    rank, suit, kind, rays = info.rank, info.suit, rules.KIND, rules.RAYS
+    for square, piece in pieces.items():
+        if piece["owner"] != seat:
+            continue
+        for ray in rays[square]:
+            for target in ray:
+                if target in pieces:
+                    break
+                if kind[target] == rules.PLAY:
+                    gap = rank[target] - tops[suit[target]]
+                    if gap > 0:
+                        total += 1.0 / gap
+    return total
+
+
+def _potential(info: _Cards, state: dict[str, Any], seat: int) -> float:
+    """What a player may still collect: ranks left per suit, pieces, reachable cards."""
+    if state["out"][seat]:
+        return 0.0
+    stacks = state["stacks"][seat]
+    tops = {suit: rules.rank_of(stack[-1]) if stack else 0 for suit, stack in stacks.items()}
+    ranks_left = sum(13 - top for top in tops.values())
+    pieces = state["in_hand"][seat] + sum(1 for p in state["pieces"].values() if p["owner"] == seat)
+    mobility = _mobility(info, state["pieces"], tops, seat)
+    return RANK_LEFT_VALUE * ranks_left + PIECE_VALUE * pieces + MOBILITY_VALUE * mobility
+
+
+def _evaluate(engine: Any, info: _Cards, state: dict[str, Any], me: int) -> float:
+    outcome = engine.result(state)
+    scores = [sum(len(s) for s in state["stacks"][seat].values()) for seat in (0, 1)]
+    if outcome is not None:
+        sign = 1.0 if me in outcome.winners else -1.0
+        return sign * WIN + CARD_VALUE * (scores[me] - scores[1 - me])
+    value = CARD_VALUE * (scores[me] - scores[1 - me])
+    return value + _potential(info, state, me) - _potential(info, state, 1 - me)
+
+
+def _ordered(state: dict[str, Any], moves: list[Move], seat: int) -> list[Move]:
+    """Captures first, then cards that skip little, then swaps and placements: good moves early
+    make alpha-beta cut the rest."""
+    stacks = state["stacks"][seat]
+
+    def key(move: Move) -> float:
+        if move["type"] == "place":
+            return 50.0
+        target = move["to"]
+        if target in state["pieces"]:
+            return -10.0
+        skip = _skip(state["cards"][target], stacks)
+        return skip + (20.0 if move["type"] == "swap" else 0.0)
+
+    return sorted(moves, key=key)
+
+
+def _search(
+    engine: Any, info: _Cards, state: dict[str, Any], depth: int, alpha: float, beta: float, me: int, deadline: Any
+) -> float:
+    if deadline.expired():
+        raise _Timeout
+    turn = state["turn"]
+    if depth == 0 or turn is None:
+        return _evaluate(engine, info, state, me)
+    moves = _ordered(state, engine.legal_moves(state, turn), turn)
+    maximizing = turn == me
+    best = -math.inf if maximizing else math.inf
+    for move in moves:
+        child, _ = engine.apply(state, turn, move)
+        value = _search(engine, info, child, depth - 1, alpha, beta, me, deadline)
+        if maximizing:
+            best = max(best, value)
+            alpha = max(alpha, value)
+        else:
+            best = min(best, value)
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float | None = None) -> Move:
+    """Iterative-deepening alpha-beta on the rebuilt state; the greedy bot picks the order and the
+    setup squares (the search cannot see that far)."""
+    if len(legal) == 1 or view["phase"] != "play":
+        return normal_bot(view, legal, rng)
+    from games.engines.search import Deadline  # the shared helper (plain Python)
+    from games.engines.solitaire_chess.engine import SolitaireChess  # here: the engine imports this module
+
+    engine = SolitaireChess()
+    deadline = Deadline(HARD_BUDGET_S if budget_s is None else budget_s)
+    state = state_from_view(view)
+    info = _Cards(state["cards"])
+    me = view["viewer"]
+    moves = _ordered(state, list(legal), me)
+    children = [engine.apply(state, me, move)[0] for move in moves]
+    best_move = moves[0]
+    depth = 0
+    while depth < MAX_DEPTH:
+        depth += 1
+        try:
+            scored = []
+            alpha = -math.inf
+            for move, child in zip(moves, children):
+                value = _search(engine, info, child, depth - 1, alpha, math.inf, me, deadline)
+                scored.append((value, move))
+                alpha = max(alpha, value)
+        except _Timeout:
+            break
+        scored.sort(key=lambda item: -item[0])
+        best_move = scored[0][1]
+        moves = [move for _, move in scored]  # the next depth looks at the best first
+        children = [engine.apply(state, me, move)[0] for move in moves]
+        if abs(scored[0][0]) >= WIN / 2:
+            break  # a forced result: deeper search cannot change it
+    return best_move

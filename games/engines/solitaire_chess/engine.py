@@ -19,7 +19,7 @@ from games.engines.base import (
     random_bot,
 )
 from games.engines.solitaire_chess import rules
-from games.engines.solitaire_chess.bots import normal_bot
+from games.engines.solitaire_chess.bots import hard_bot, normal_bot
 from games.engines.solitaire_chess.rules import GREY, KIND, PLAY
 
 DEATH = "death"
@@ -76,7 +76,7 @@ class SolitaireChess(Engine):
             help="The advantage player chooses to go first or second. In a Death Match they also win a tie.",
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot}
+    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "engine"
 
     # --- the game ------------------------------------------------------------------------
