@@ -30,6 +30,10 @@ class User(AbstractUser):
     )
     # A bot account (issue 18) plays only through the API; its name carries a robot mark everywhere.
     is_bot = models.BooleanField(default=False)
+    # Issue 16: a short sound when it becomes your turn in a live match (static/js/clock.js).
+    turn_sound = models.BooleanField(
+        default=False, verbose_name="Play a short sound when it becomes my turn in a live match"
+    )
 
     @property
     def public_name(self) -> str:
