@@ -22,6 +22,7 @@ def form_data(body: MatchIn, engine) -> dict[str, Any]:
         "period_minutes": body.clock.period_minutes,
         "weekend_pause": body.clock.weekend_pause,
         "spectators_read_chat": body.spectators_read_chat,
+        "rated": body.rated,
     }
     for number, seat in enumerate(body.others, start=1):
         data[f"seat_{number}"] = f"bot:{seat.level}" if seat.kind == "bot" else seat.kind
@@ -60,4 +61,5 @@ def create(user, body: MatchIn) -> Match:
         data.get("custom_clock"),
         data["weekend_pause"],
         data["spectators_read_chat"],
+        rated=data["rated"],
     )

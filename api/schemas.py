@@ -167,3 +167,4 @@ class MatchIn(Schema):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     clock: ClockIn = Field(default_factory=ClockIn)
     spectators_read_chat: bool = False
+    rated: bool = Field(True, description="Rated (between people: your rating; with a bot: your rating against bots)")

@@ -43,7 +43,11 @@ class Api:
                 if error.code == 429:
                     time.sleep(int(error.headers.get("Retry-After", "5")))
                     continue
-                return error.code, json.load(error)
+                text = error.read().decode("utf-8", "replace")
+                try:
+                    return error.code, json.loads(text)
+                except ValueError:  # not the API's JSON (a proxy's or a server error page)
+                    return error.code, {"detail": text[:200]}
 
 
 def play_turn(api: Api, match_id: int, rng: random.Random) -> None:

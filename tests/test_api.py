@@ -250,11 +250,13 @@ def test_create_a_match_with_a_bot_and_an_invitation_then_accept(alice, bob, tok
         "others": [{"kind": "invite", "username": "bob"}],
         "clock": {"preset": "custom", "turn_minutes": 90, "reserve_periods": 1, "period_minutes": 60},
     }
+    unrated = post_json(c, "/api/v1/matches", {**body, "rated": False, "others": [{"kind": "open"}]})
+    assert unrated.status_code == 201 and not Match.objects.get(pk=unrated.json()["match"]["id"]).rated
     created = post_json(c, "/api/v1/matches", body)
     assert created.status_code == 201, created.content
     match_id = created.json()["match"]["id"]
     match = Match.objects.get(pk=match_id)
-    assert match.status == "open" and match.turn_seconds == 90 * 60
+    assert match.status == "open" and match.turn_seconds == 90 * 60 and match.reserve_periods == 1 and match.rated
     bobs = api_client(token_for(bob))
     assert [m["id"] for m in bobs.get("/api/v1/matches?filter=invited").json()] == [match_id]
     joined = post_json(bobs, f"/api/v1/matches/{match_id}/join", {})
