@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import clock
 from games.engines.base import BadOptions, Engine, IllegalMove
-from games.engines.registry import get_engine
+from games.engines.registry import get_engine, get_spec
 from games.models import BOT_LEVELS, HISTORY_TAIL, Match, Move, Seat, TimeControl, fill_names, seat_names
 from notifications.models import Kind
 from notifications.service import notify
@@ -418,8 +418,13 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
             seat.save(update_fields=["reserve_left", "deadline"])
             if seat.deadline <= now:
                 late.append(seat.number)
-        match.deadline = earliest_deadline(seats)
-        match.save(update_fields=["deadline"])
+        previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
+        if done:  # a reserve period started (or a bot was asked again): the board's clock moved
+            save_board_change(match, ["deadline"])
+        else:
+            match.save(update_fields=["deadline"])
+        if not late:  # a consequence below runs the clocks (and queues) again
+            queue_deadline_task(match, seats, previous_deadline)
         for number in late:
             if match.status != Match.Status.ACTIVE or number not in engine.to_act(match.state):
                 continue
@@ -546,8 +551,9 @@ def _change_clocks(user: User, change) -> None:
             if seat.user_id == user.pk and seat.to_act:
                 change(match, seat)
                 seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
-        match.deadline = earliest_deadline(seats)
+        previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
         save_board_change(match, ["deadline"])
+        queue_deadline_task(match, seats, previous_deadline)
 
 
 def _slow_matches_to_act(user: User) -> list[int]:
@@ -578,13 +584,24 @@ def _record(
     match.history_tail = [*match.history_tail, {"number": match.version, "seat": seat_number, "log": entries}][
         -HISTORY_TAIL:
     ]
+    extra = clock.extra_seconds(get_spec(match.game).live_clock, match.turn_seconds, payload.get("type", ""))
     _after_state_change(
-        match, engine, mover=seat_number, mover_new_turn=new_key is None or new_key != old_key, mover_by_bot=by_bot
+        match,
+        engine,
+        mover=seat_number,
+        mover_new_turn=new_key is None or new_key != old_key,
+        mover_by_bot=by_bot,
+        mover_extra_seconds=extra if kind == Move.Kind.MOVE else 0,
     )
 
 
 def _after_state_change(
-    match: Match, engine: Engine, mover: int | None = None, mover_new_turn: bool = False, mover_by_bot: bool = False
+    match: Match,
+    engine: Engine,
+    mover: int | None = None,
+    mover_new_turn: bool = False,
+    mover_by_bot: bool = False,
+    mover_extra_seconds: int = 0,
 ) -> None:
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
@@ -609,12 +626,15 @@ def _after_state_change(
             start_turn_clock(match, seat, now)
         elif seat.number not in to_act:
             stop_turn_clock(seat)
+        elif seat.number == mover and mover_extra_seconds:
+            add_turn_time(match, seat, mover_extra_seconds, now)
         seat.to_act = seat.number in to_act
     Seat.objects.bulk_update(
         seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at", "timeouts_in_row"]
     )
-    match.deadline = earliest_deadline(seats)
+    previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
     save_board_change(match)
+    queue_deadline_task(match, seats, previous_deadline)
 
     if result is not None:
         do_rate_finished_match(match)
@@ -625,9 +645,10 @@ def _after_state_change(
         for seat in seats:
             if seat.user_id and not seat.is_bot and seat.user_id != match.created_by_id:
                 notify(match, seat.user, Kind.STARTED, 0)
-    for seat in newly_to_act:  # the mover keeping the turn is at the board: no email
+    for seat in newly_to_act:  # the mover keeping the turn is at the board: no email; nor in a live match
         if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
-            notify(match, seat.user, Kind.YOUR_TURN, match.version)
+            if not clock.is_live(match.turn_seconds):
+                notify(match, seat.user, Kind.YOUR_TURN, match.version)
     if any(seat.is_bot for seat in seats if seat.to_act):
         _queue_bot_moves(match)
 
@@ -669,14 +690,48 @@ def start_turn_clock(match: Match, seat: Seat, now) -> None:
 
 
 def set_reminder(match: Match, seat: Seat, now) -> None:
-    """Remind when a fifth of the time this turn may still take (turn time plus reserve) is left."""
-    if seat.is_bot or seat.deadline is None:
+    """Remind when a fifth of the time this turn may still take (turn time plus reserve) is left; never
+    in a live match (issue 16: the player is at the board)."""
+    if seat.is_bot or seat.deadline is None or clock.is_live(match.turn_seconds):
         seat.remind_at = None
         return
     total = clock.clock_seconds_between(now, seat.deadline, match.weekend_pause, _seat_zone(seat))
     total += seat.reserve_left * match.period_seconds
     final = clock.add_clock_time(now, total, match.weekend_pause, _seat_zone(seat))
     seat.remind_at = final - (final - now) / 5
+
+
+def add_turn_time(match: Match, seat: Seat, seconds: int, now) -> None:
+    """A move that gives its player more time on the running turn (games.clock.extra_seconds)."""
+    if seat.is_bot:
+        return
+    if seat.deadline is not None:
+        seat.deadline = clock.add_clock_time(seat.deadline, seconds, match.weekend_pause, _seat_zone(seat))
+        set_reminder(match, seat, now)
+    elif seat.paused_seconds is not None:
+        seat.paused_seconds += seconds
+
+
+DEADLINE_TASK_SECONDS = 600  # issue 16: a deadline nearer than this gets a task for its own second
+
+
+def queue_deadline_task(match: Match, seats: list[Seat], previous) -> None:
+    """After the commit, a worker applies the match's new deadline at its second (games.tasks.enforce_deadline).
+
+    For a deadline under DEADLINE_TASK_SECONDS away (a countdown the worker holds, far inside the
+    broker's visibility timeout) that a player's turn set; the minute sweep stays the backstop for
+    longer ones, bot seats' and lost tasks. The task does nothing once the deadline has moved."""
+    deadline = match.deadline
+    if deadline is None or deadline == previous or match.status != Match.Status.ACTIVE:
+        return
+    if deadline - timezone.now() > timedelta(seconds=DEADLINE_TASK_SECONDS):
+        return
+    if not any(seat.to_act and not seat.is_bot and seat.deadline == deadline for seat in seats):
+        return
+    from games.tasks import enforce_deadline  # tasks import this module
+
+    match_id, when = match.pk, deadline.isoformat()
+    transaction.on_commit(lambda: enforce_deadline.apply_async((match_id, when), eta=deadline))
 
 
 def stop_turn_clock(seat: Seat) -> None:

@@ -8,6 +8,25 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime, timedelta
 
+from games.engines.spec import LiveClock
+
+# A clock this short is played live (issue 16): the board polls every 2 s, no "your turn" or reminder
+# email (the player is at the board), an optional sound instead.
+LIVE_TURN_SECONDS = 600
+
+
+def is_live(turn_seconds: int) -> bool:
+    return turn_seconds <= LIVE_TURN_SECONDS
+
+
+def extra_seconds(live: LiveClock, turn_seconds: int, move_type: str) -> int:
+    """Clock time a move adds to its player's running turn: the seed's figure on the game's own live
+    clock, the same share of a turn on any other clock (Flower Field, seed 003: "Players will receive
+    an extra minute if they challenge", 1 minute on its 2-minute turn: half a turn's time)."""
+    if move_type not in live.extra_for or live.turn_seconds <= 0:
+        return 0
+    return turn_seconds * live.extra_seconds // live.turn_seconds
+
 
 def add_clock_time(start: datetime, seconds: int, skip_weekends: bool = False, tz_name: str = "UTC") -> datetime:
     """The moment `seconds` of clock time after `start`; with skip_weekends, Saturdays and

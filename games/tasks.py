@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import OperationalError
@@ -35,15 +36,22 @@ def play_bot_moves(match_id: int, version: int) -> None:
         logger.error("bot move refused in match %s seat %s: %s (%s)", match_id, seat.number, error, move)
 
 
+SWEEP_LOOKAHEAD_SECONDS = 90  # more than the sweep's minute: every deadline gets a task for its second
+
+
 @shared_task
 def sweep_deadlines() -> int:
     """Every minute (beat): apply passed deadlines. Reads the indexed Match.deadline column;
     each match is handled in its own transaction with its row locked and its version checked,
-    so two sweeps or two workers at once change nothing twice."""
+    so two sweeps or two workers at once change nothing twice.
+
+    It also queues enforce_deadline for the deadlines of the next SWEEP_LOOKAHEAD_SECONDS, so a
+    long clock's deadline, too, is applied at its second (issue 16), not up to a minute late."""
     from django.utils import timezone
 
+    now = timezone.now()
     due = list(
-        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=timezone.now())
+        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=now)
         .order_by("deadline")
         .values_list("pk", "version")[:500]
     )
@@ -52,7 +60,34 @@ def sweep_deadlines() -> int:
             actions.do_deadlines(match_id, version)
         except Exception:  # one broken match must not stop the sweep of the others
             logger.exception("deadline of match %s", match_id)
+    soon = Match.objects.filter(
+        status=Match.Status.ACTIVE, deadline__gt=now, deadline__lte=now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS)
+    ).values_list("pk", "deadline")[:5000]
+    for match_id, deadline in soon:
+        enforce_deadline.apply_async((match_id, deadline.isoformat()), eta=deadline)
     return len(due)
+
+
+@shared_task(bind=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
+def enforce_deadline(self, match_id: int, deadline: str) -> list[str]:
+    """At a match's deadline (issue 16): what the minute sweep would do for this match, at the second.
+
+    Queued with eta=deadline when a short deadline starts (games.actions.queue_deadline_task) and by
+    the sweep for the coming minute. It re-reads the match: once the deadline has moved (the turn went
+    on, a reserve period started and queued its own task, the match ended) it does nothing; otherwise
+    actions.do_deadlines locks the row, checks the version and the time, and applies it. Run twice,
+    the second run finds the deadline moved."""
+    from django.utils import timezone
+
+    when = datetime.fromisoformat(deadline)
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE, deadline=when).first()
+    if match is None:
+        return []
+    if when > timezone.now():  # here early (this worker's clock is behind the web's): again at the deadline
+        if not self.request.is_eager:  # an eager run (tests) cannot wait: the sweep is the backstop there
+            enforce_deadline.apply_async((match_id, deadline), eta=when)
+        return []
+    return actions.do_deadlines(match_id, match.version)
 
 
 @shared_task

@@ -17,6 +17,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from games import actions
+from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.models import GAME_NAMES, Match, Seat
@@ -121,8 +122,7 @@ def turn_count(request: HttpRequest) -> HttpResponse:
     return render(request, "games/_turn_count.html")
 
 
-LIVE_TURN_SECONDS = 600  # a clock this short is played live: the board polls every LIVE_POLL_SECONDS
-LIVE_POLL_SECONDS = 2
+LIVE_POLL_SECONDS = 2  # a live clock's board (games.clock.LIVE_TURN_SECONDS) polls this often
 
 
 def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
@@ -130,11 +130,13 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
     select = request.GET.get("select", "")[:64]  # a selection the board builds up (cells, a piece)
     pv = player_view(match, request.user, {"select": select})
     spec = get_spec(match.game)
+    live = is_live(match.turn_seconds)
     return {
         "pv": pv,
         "error": error,
         "select": select,
-        "poll_seconds": LIVE_POLL_SECONDS if match.turn_seconds <= LIVE_TURN_SECONDS else settings.DIZZY_POLL_SECONDS,
+        "poll_seconds": LIVE_POLL_SECONDS if live else settings.DIZZY_POLL_SECONDS,
+        "turn_sound": live and request.user.is_authenticated and request.user.turn_sound,  # static/js/clock.js
         "now_ms": int(time.time() * 1000),  # the server's clock, for the ticking clocks (static/js/clock.js)
         "stylesheet": spec.stylesheet,
         "board_template": spec.board_template,

@@ -39,7 +39,8 @@ def test_a_spec_without_its_files_fails_at_start_up(monkeypatch):
         "no-such-game: the board template games/no-such-game/board.html is missing",
         "no-such-game: the rules page games/rules/no-such-game.html is missing",
         "no-such-game: the stylesheet static/css/games/no-such-game.css is missing",
-        "no-such-game: the live clock LiveClock(turn_seconds=0, reserve_periods=5, period_seconds=60) is not a clock",
+        "no-such-game: the live clock LiveClock(turn_seconds=0, reserve_periods=5, period_seconds=60, extra_seconds=0,"
+        " extra_for=()) is not a clock",
     ]
     with pytest.raises(SystemCheckError):
         call_command("check")

@@ -24,6 +24,10 @@ class LiveClock:
     turn_seconds: int
     reserve_periods: int
     period_seconds: int
+    # Time that a move of one of these types adds to its player's running turn, on this clock
+    # (scaled to other clocks by games.clock.extra_seconds).
+    extra_seconds: int = 0
+    extra_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,41 @@
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSettle", tick);
 
+  // When the board swaps in with "It is your turn" (it was not before): the tab's title says so, and
+  // with the player's setting in a live match (data-turn-sound="on") a short beep plays (WebAudio, no
+  // file; a browser may keep it silent until the player has clicked on the page once).
+  const title = document.title;
+  let wasMine = null;
+  let audio = null;
+
+  function beep() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 880;
+    gain.gain.setValueAtTime(0.2, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain);
+    gain.connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  }
+
+  function turnChanged() {
+    const board = document.getElementById("board");
+    if (!board) return;
+    const mine = Boolean(board.querySelector(".turn-banner.mine"));
+    document.title = mine ? `Your turn · ${title}` : title;
+    if (mine && wasMine === false && board.dataset.turnSound === "on") beep();
+    wasMine = mine;
+  }
+
+  document.addEventListener("DOMContentLoaded", turnChanged);
+  document.addEventListener("htmx:afterSettle", turnChanged);
+
   // No polling while the tab is hidden; one poll as soon as it is shown again.
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (document.hidden && event.detail.elt.id === "board" && event.detail.requestConfig.verb === "get") {

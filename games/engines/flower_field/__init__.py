@@ -36,7 +36,9 @@ from games.engines.flower_field.rules import FlowerFieldEngine
 from games.engines.spec import GameSpec, LiveClock
 
 ENGINE = FlowerFieldEngine()
-# The seed's tournament clock: 2 minutes a turn, 10 minutes of reserve in 30-second periods (ALL-1).
-SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 20, 30))
+# The seed's tournament clock: 2 minutes a turn, 10 minutes of reserve in 30-second periods (ALL-1),
+# and "Players will receive an extra minute if they challenge": a challenge, or giving one up (FF-5:
+# "an announced failure", so a challenge too), adds a minute to the challenger's running turn.
+SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 20, 30, extra_seconds=60, extra_for=("challenge", "give_up")))
 
 __all__ = ["ENGINE", "SPEC", "FlowerFieldEngine"]
