@@ -323,7 +323,9 @@ def test_a_fresh_account_becomes_a_bot_shown_with_a_robot_mark(alice, make_user,
     assert robot.is_bot and robot.public_name == "robot 🤖"
     assert api_client(token_for(robot)).get("/api/v1/me").json()["is_bot"] is True
     match = start_match(alice, [robot])
-    assert "robot 🤖" in Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "robot 🤖" in Client().get(f"/matches/{match.pk}/").content.decode()  # the board's seats
+    assert "<h1>robot 🤖</h1>" in client_for(alice).get("/players/robot/").content.decode()  # the profile
+    assert "robot 🤖" in client_for(robot).get("/settings/").content.decode()  # the navigation
     # An account that has played cannot become a bot.
     client_for(alice).post("/settings/api/bot/")
     alice.refresh_from_db()
