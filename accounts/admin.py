@@ -25,7 +25,7 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ["is_active", "banned", "is_staff", "is_superuser", "date_joined"]
     search_fields = ["username", "email", "display_name"]
     fieldsets = BaseUserAdmin.fieldsets + (
-        ("Player", {"fields": ("display_name", "time_zone", "vacation_started", "email_preferences")}),
+        ("Player", {"fields": ("display_name", "time_zone", "vacation_started", "email_preferences", "is_bot")}),
         ("Moderation", {"fields": ("banned", "suspended_until")}),
     )
     readonly_fields = ["banned", "suspended_until", "vacation_started"]

@@ -160,6 +160,8 @@ def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error
 def move(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("match", args=[match_id]))
+    if request.user.is_bot:  # issue 18: a bot account plays through the API only
+        return _render_match(request, _get_match(match_id), "A bot account plays through the API only.", 403)
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
