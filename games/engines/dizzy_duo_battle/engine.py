@@ -72,6 +72,40 @@ def _card_words(card: str) -> str:
     return "the " + cards.describe(card)
 
 
+def _fight(attack_power: int, defence_power: int, attacker: int, defender: int, points: bool) -> dict[str, Any]:
+    """One fight of a battle. The winner gains the loser's power; the loser loses the winner's power (in
+    points mode, ruling DD-9, scores only rise: the loser loses nothing). Equal: nothing (DD-7)."""
+    attacker_change = defender_change = 0
+    winner: int | None = None
+    if attack_power > defence_power:
+        winner = attacker
+        attacker_change = defence_power
+        defender_change = 0 if points else -attack_power
+    elif defence_power > attack_power:
+        winner = defender
+        defender_change = attack_power
+        attacker_change = 0 if points else -defence_power
+    return {
+        "defender": defender,
+        "attacker_power": attack_power,
+        "defender_power": defence_power,
+        "winner": winner,
+        "attacker_change": attacker_change,
+        "defender_change": defender_change,
+    }
+
+
+def _fight_words(fight: dict[str, Any], attacker: int, points: bool) -> str:
+    winner, defender = fight["winner"], fight["defender"]
+    if winner is None:
+        return "a draw: nobody gains or loses"
+    loser = defender if winner == attacker else attacker
+    won = fight["attacker_change"] if winner == attacker else fight["defender_change"]
+    lost = -(fight["defender_change"] if winner == attacker else fight["attacker_change"])
+    outcome = f"{_seat(winner)} wins and gains {won} {'points' if points else 'lives'}"
+    return outcome if points else f"{outcome}, {_seat(loser)} loses {lost}"
+
+
 def _duo_words(arrangement: dict[str, Any]) -> str:
     if not arrangement["lizzies"]:
         return "no Lizzy (power 0)"
@@ -422,8 +456,7 @@ class DizzyDuoBattle(Engine):
             arrangements[seat] = best.as_dict()
             duos[seat] = [list(lizzy) for lizzy in best.lizzies]
             powers[seat] = best.power
-        open_battles = state["options"]["open_battles"]
-        everyone_sees = "all" if open_battles else None
+        everyone_sees = "all" if state["options"]["open_battles"] else None
         order = ", ".join(_seat(d) for d in defenders)
         logs.append(
             log(
@@ -434,48 +467,19 @@ class DizzyDuoBattle(Engine):
         changes = [0] * players
         fights = []
         for defender in defenders:
-            attack_power, defence_power = powers[attacker], powers[defender]
-            assert attack_power is not None and defence_power is not None
-            attacker_change = defender_change = 0
-            winner: int | None = None
-            # The winner gains the loser's power; the loser loses the winner's power (in points
-            # mode, ruling DD-9, scores only rise: the loser loses nothing). Equal: nothing (DD-7).
-            if attack_power > defence_power:
-                winner = attacker
-                attacker_change = defence_power
-                defender_change = 0 if points else -attack_power
-            elif defence_power > attack_power:
-                winner = defender
-                defender_change = attack_power
-                attacker_change = 0 if points else -defence_power
-            changes[attacker] += attacker_change
-            changes[defender] += defender_change
-            fights.append(
-                {
-                    "defender": defender,
-                    "attacker_power": attack_power,
-                    "defender_power": defence_power,
-                    "winner": winner,
-                    "attacker_change": attacker_change,
-                    "defender_change": defender_change,
-                }
-            )
+            fight = _fight(powers[attacker], powers[defender], attacker, defender, points)
+            changes[attacker] += fight["attacker_change"]
+            changes[defender] += fight["defender_change"]
+            fights.append(fight)
             # ruling DD-7: the two fighters see each other's Dizzy Duo (everyone, with open battles).
             audience = everyone_sees or [attacker, defender]
             logs.append(log(f"{_seat(attacker)}'s Dizzy Duo: {_duo_words(arrangements[attacker])}.", audience))
             logs.append(log(f"{_seat(defender)}'s Dizzy Duo: {_duo_words(arrangements[defender])}.", audience))
-            if winner is None:
-                outcome = "a draw: nobody gains or loses"
-            else:
-                loser = defender if winner == attacker else attacker
-                won = attacker_change if winner == attacker else defender_change
-                lost = -(defender_change if winner == attacker else attacker_change)
-                word = "points" if points else "lives"
-                outcome = f"{_seat(winner)} wins and gains {won} {word}"
-                if not points:
-                    outcome += f", {_seat(loser)} loses {lost}"
             logs.append(
-                log(f"Fight {_seat(attacker)} ({attack_power}) against {_seat(defender)} ({defence_power}): {outcome}.")
+                log(
+                    f"Fight {_seat(attacker)} ({powers[attacker]}) against {_seat(defender)} ({powers[defender]}): "
+                    f"{_fight_words(fight, attacker, points)}."
+                )
             )
         # ruling DD-8: lives change after all fights.
         for seat in range(players):
@@ -615,13 +619,7 @@ class DizzyDuoBattle(Engine):
             "history": [self._history_entry(entry, seat, over) for entry in state["history"]],
             "last_battle": self._battle_for(state["battles"][-1], state, seat, over) if state["battles"] else None,
             "battle_log": [
-                {
-                    "round": b["round"],
-                    "attacker": b["attacker"],
-                    "powers": list(b["powers"]),
-                    "changes": list(b["changes"]),
-                    "lives_after": list(b["lives_after"]),
-                }
+                {key: _json_copy(b[key]) for key in ("round", "attacker", "powers", "changes", "lives_after")}
                 for b in state["battles"]
             ],
             "result": _json_copy(state["result"]),
@@ -635,27 +633,31 @@ class DizzyDuoBattle(Engine):
             "two_lizzies": None,  # the viewer's hand holds two valid Lizzies at once (DD-7)
         }
         if playing:
-            hand = state["hands"][seat]
-            view["hand"] = list(hand)
-            view["best"] = cards.best_arrangement(hand).as_dict() if hand else None
-            view["two_lizzies"] = cards.has_two_lizzies(hand)
-            blocked = self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
-            view["attack_blocked"] = blocked
-            view["can_attack"] = blocked is None
-            view["must_attack"] = mine and self._forced(state, seat)
-            if mine and state["phase"] == "discard":
-                view["discard_choices"] = self._discard_choices(hand)
-                if state["options"]["main_attack"] and blocked is None:
-                    view["attack_cards"] = (
-                        self._forced_main_attack_cards(hand)
-                        if self._forced(state, seat)
-                        else self._main_attack_heads(hand)
-                    )
+            view.update(self._hand_view(state, seat, mine))
         if over:
             # ruling ALL-3: after the end everything is public (but never the seed, ALL-2).
             view["hands"] = [list(hand) for hand in state["hands"]]
             view["blind"] = list(state["blind"])
         return view
+
+    def _hand_view(self, state: State, seat: int, mine: bool) -> dict[str, Any]:
+        """A player's own hand, its best arrangement, and what it may do with it now (DD-2, DD-7)."""
+        hand = state["hands"][seat]
+        blocked = self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
+        part: dict[str, Any] = {
+            "hand": list(hand),
+            "best": cards.best_arrangement(hand).as_dict() if hand else None,
+            "two_lizzies": cards.has_two_lizzies(hand),
+            "attack_blocked": blocked,
+            "can_attack": blocked is None,
+            "must_attack": mine and self._forced(state, seat),
+        }
+        if mine and state["phase"] == "discard":
+            part["discard_choices"] = self._discard_choices(hand)
+            if state["options"]["main_attack"] and blocked is None:
+                forced = self._forced(state, seat)
+                part["attack_cards"] = self._forced_main_attack_cards(hand) if forced else self._main_attack_heads(hand)
+        return part
 
     @staticmethod
     def _discard_choices(hand: list[str]) -> list[dict[str, Any]]:
@@ -729,20 +731,7 @@ class DizzyDuoBattle(Engine):
                 expected += sum(e["to"] - e["from"] for e in battle["lifelines"] if e["seat"] == seat)
             assert state["lives"][seat] == expected, f"lives of seat {seat} do not add up"
         for battle in state["battles"]:
-            totals = [0] * players
-            for fight in battle["fights"]:
-                a, d = battle["attacker"], fight["defender"]
-                pa, pd = fight["attacker_power"], fight["defender_power"]
-                assert (pa, pd) == (battle["powers"][a], battle["powers"][d])
-                if pa > pd:
-                    assert (fight["attacker_change"], fight["defender_change"]) == (pd, 0 if points else -pa)
-                elif pd > pa:
-                    assert (fight["attacker_change"], fight["defender_change"]) == (0 if points else -pd, pa)
-                else:
-                    assert (fight["attacker_change"], fight["defender_change"]) == (0, 0)
-                totals[a] += fight["attacker_change"]
-                totals[d] += fight["defender_change"]
-            assert totals == battle["changes"]
+            self._check_battle(battle, players, points)
         if state["battles"]:
             # The shown duos give the powers fought with (only the newest: older ones were checked
             # when they were new, and this runs after every move).
@@ -776,6 +765,24 @@ class DizzyDuoBattle(Engine):
         if state["phase"] == "take":
             assert state["open"], "the open pile is empty at the start of a turn"
         assert sum(state["turns"]) == len(state["history"])
+
+    @staticmethod
+    def _check_battle(battle: dict[str, Any], players: int, points: bool) -> None:
+        """Every fight's changes follow from the two powers (DD-7, DD-9) and add up to the battle's."""
+        totals = [0] * players
+        for fight in battle["fights"]:
+            a, d = battle["attacker"], fight["defender"]
+            pa, pd = fight["attacker_power"], fight["defender_power"]
+            assert (pa, pd) == (battle["powers"][a], battle["powers"][d])
+            if pa > pd:
+                assert (fight["attacker_change"], fight["defender_change"]) == (pd, 0 if points else -pa)
+            elif pd > pa:
+                assert (fight["attacker_change"], fight["defender_change"]) == (0 if points else -pd, pa)
+            else:
+                assert (fight["attacker_change"], fight["defender_change"]) == (0, 0)
+            totals[a] += fight["attacker_change"]
+            totals[d] += fight["defender_change"]
+        assert totals == battle["changes"]
 
     def hidden_twin(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Other hands and the blind pile dealt anew; others' blind draws changed (ALL-3)."""
