@@ -1,0 +1,108 @@
+"""Issue 16: a live clock's deadlines are applied at their second by real workers and beat on Redis.
+
+A custom clock of a few seconds (3 s a turn, one reserve period of 2 s; the form's minimum is a
+minute, so the test sets the figures on the row before the match starts): the reserve period starts,
+then the Death Match is lost on time (SC-7), each within 2 s of its deadline, exactly once with two
+workers, although every deadline is queued three times and beat runs beside them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from games import actions
+from games.models import Match, Move
+from games.tasks import enforce_deadline
+from tests.integration.conftest import ROOT, wait_for
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+EXACT = timedelta(seconds=2)  # the issue's bound
+
+
+@pytest.fixture
+def start_beat(redis_broker):
+    """`celery beat` (the minute sweep and the other periodic tasks) on the test broker."""
+    var_dir = tempfile.mkdtemp(prefix="dizzy-beat-")
+    log = Path(var_dir) / "beat.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dizzysite.settings",
+        "CELERY_BROKER_URL": redis_broker,
+        "DIZZY_VAR_DIR": var_dir,
+    }
+    command = [sys.executable, "-m", "celery", "-A", "dizzysite", "beat", "--loglevel=INFO"]
+    command += ["--schedule", str(Path(var_dir) / "schedule")]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+    )
+    wait_for(lambda: "beat: Starting" in log.read_text(), 60, what="beat to start")
+    yield process
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+    print(f"--- beat\n{log.read_text()[-2000:]}")
+
+
+def queue_twice_more(match_id: int, deadline: datetime) -> None:
+    """Two more tasks for the same deadline, as a repeated sweep or a redelivered message would."""
+    for _ in range(2):
+        enforce_deadline.apply_async((match_id, deadline.isoformat()), eta=deadline)
+
+
+def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once(
+    alice, bob, publish_to_redis, start_worker, start_beat
+):
+    workers = [start_worker("w1"), start_worker("w2")]
+    match = actions.create_match(
+        alice,
+        "solitaire-chess",
+        [actions.SeatSpec("me"), actions.SeatSpec("invite", bob.username)],
+        {"ruleset": "death"},
+        "custom",
+        custom_clock=(60, 1, 60),
+    )
+    Match.objects.filter(pk=match.pk).update(turn_seconds=3, period_seconds=2)
+    actions.do_join(match.pk, bob)  # the match starts: a 3 s turn, its task queued on commit
+    late = match.seats.get(to_act=True)
+    first = late.deadline
+    assert late.reserve_left == 1 and first - late.turn_started == timedelta(seconds=3)
+    queue_twice_more(match.pk, first)
+
+    def reserve_started():
+        late.refresh_from_db()
+        return late.reserve_left == 0 and timezone.now()
+
+    seen = wait_for(reserve_started, 10, interval=0.02, what="the reserve period")
+    second = late.deadline
+    assert second == first + timedelta(seconds=2)
+    queue_twice_more(match.pk, second)
+    match = wait_for(
+        lambda: Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).first(),
+        10,
+        interval=0.02,
+        what="the loss on time",
+    )
+    timeout = Move.objects.get(match=match, kind="timeout")
+    print(f"reserve period seen {(seen - first).total_seconds():.3f} s after the turn's deadline")
+    print(f"loss on time recorded {(timeout.created - second).total_seconds():.3f} s after the reserve's deadline")
+    assert timedelta(0) <= seen - first < EXACT
+    assert timedelta(0) <= timeout.created - second < EXACT
+    assert late.number not in match.result["winners"] and match.version == 1
+
+    time.sleep(1)  # every duplicate has run by now: none changed anything more
+    assert Move.objects.filter(match=match).count() == 1
+    logs = "".join(worker.log.read_text() for worker in workers)
+    assert logs.count("spent a reserve period") == 1 and logs.count("timed out") == 1
+    assert logs.count("games.tasks.enforce_deadline") >= 6  # received and run: 3 per deadline
