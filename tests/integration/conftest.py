@@ -44,9 +44,12 @@ class Mailbox:
     def __init__(self) -> None:
         self.messages: list[email.message.Message] = []
         self.hold = threading.Event()
+        self.held = 0
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):  # aiosmtpd's handler hook
+        if self.hold.is_set():
+            self.held += 1  # a client is now waiting for the end of its DATA
         while self.hold.is_set():
             await asyncio.sleep(0.1)
         with self.lock:

@@ -93,17 +93,20 @@ def test_a_passed_deadline_is_applied_once_by_two_workers_and_two_sweeps(
 
 def test_a_worker_killed_in_the_middle_of_a_task_loses_nothing(alice, bob, publish_to_redis, start_worker, smtp_server):
     first = start_worker("doomed")
-    smtp_server.hold.set()  # the relay hangs: the worker is stuck in the middle of sending
     match = start_match(alice, [bob])
     from django.db import transaction
 
     from notifications.service import notify
 
+    # The start's emails go out first, so that the worker has nothing else to do.
+    done = (Notification.Status.SENT, Notification.Status.SKIPPED)
+    wait_for(lambda: not Notification.objects.exclude(status__in=done).exists(), 30, what="the start's emails")
+    smtp_server.hold.set()  # the relay hangs: the worker is stuck in the middle of sending
     with transaction.atomic():
         row = notify(match, bob, Kind.HANDED_TO_BOT, 99)  # a kind no other step of this test sends
-    wait_for(lambda: "send_notification" in first.log.read_text(), 30, what="the worker to take the task")
     claimed = Notification.Status.SENDING
     wait_for(lambda: Notification.objects.get(pk=row.pk).status == claimed, 30, what="the worker to claim the row")
+    wait_for(lambda: smtp_server.held, 30, what="the worker to be stuck in the middle of sending")
     os.killpg(first.pid, signal.SIGKILL)
     first.wait(10)
     smtp_server.hold.clear()
