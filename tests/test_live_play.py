@@ -3,17 +3,21 @@ minute for a challenge, no "your turn" email in a live match, the optional turn 
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from django.core import mail
+from django.db.models import F
+from django.utils import timezone
 
 from games import actions, clock
 from games.engines.registry import get_engine, get_spec
 from games.models import Match, Move
 from games.tasks import enforce_deadline, sweep_deadlines
 from notifications.models import Kind, Notification
+from tests.test_accessibility import browser, page_as  # noqa: F401 (the browser fixture)
 
 pytestmark = pytest.mark.django_db
 START = datetime(2026, 11, 18, 12, 0, tzinfo=UTC)  # a Wednesday
@@ -203,3 +207,44 @@ def test_the_turn_sound_setting_reaches_a_live_board_only(alice, bob, carol, cli
     assert 'data-turn-sound="on"' in alice_client.get(f"/matches/{live.pk}/").content.decode()
     assert 'data-turn-sound="on"' not in alice_client.get(f"/matches/{slow.pk}/").content.decode()
     assert 'data-turn-sound="on"' not in client_for(bob).get(f"/matches/{live.pk}/").content.decode()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_live_board_beeps_on_your_turn_and_shows_the_opponents_time_running_out(
+    browser,  # noqa: F811
+    live_server,
+    make_user,
+):
+    """With the turn sound on, the board swapping in with "It is your turn" beeps once (a stubbed
+    AudioContext counts the tones) and the tab's title says so; then the opponent's clock runs out
+    while the player watches, and the board shows the result by itself."""
+    ann, ben = make_user("ann", turn_sound=True), make_user("ben")
+    match = start(ann, ben, options={"ruleset": "death"})
+    while to_act(match).user != ben:
+        play_first_legal(match)
+    page = page_as(browser, live_server, ann)
+    page.add_init_script(
+        "window.__tones = 0; window.AudioContext = class { constructor() { this.state = 'running';"
+        " this.currentTime = 0; this.destination = {}; } createGain() { return { gain: { setValueAtTime() {},"
+        " exponentialRampToValueAtTime() {} }, connect() {} }; } createOscillator() { return { frequency: {},"
+        " connect() {}, start() { window.__tones += 1; }, stop() {} }; } };"
+    )
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    assert page.locator("#board").get_attribute("data-turn-sound") == "on"
+    assert "Waiting for" in page.locator(".turn-banner").inner_text()
+    play_first_legal(match)  # ben moves: ann's board polls every 2 s
+    page.wait_for_function("() => document.querySelector('.turn-banner.mine') && window.__tones", timeout=6000)
+    assert page.evaluate("window.__tones") == 1 and page.title().startswith("Your turn")
+
+    play_first_legal(match)  # ann moves (in another tab, say); ben's clock: 3 s and no reserve left
+    soon = timezone.now() + timedelta(seconds=4)
+    match.seats.update(reserve_left=0)
+    match.seats.filter(to_act=True).update(deadline=soon)
+    Match.objects.filter(pk=match.pk).update(deadline=soon, revision=F("revision") + 1)
+    page.wait_for_selector("time.clock.clock-low", timeout=6000)  # red in the last 10 seconds
+    assert not page.title().startswith("Your turn")
+    time.sleep(max(0.0, (soon - timezone.now()).total_seconds()) + 0.1)
+    enforce_deadline(match.pk, soon.isoformat())  # what a worker does at the deadline
+    page.wait_for_function("() => document.querySelector('.status-finished')", timeout=6000)
+    assert page.evaluate("window.__tones") == 1
