@@ -221,15 +221,16 @@ def rollout_move(engine: Any, state: dict[str, Any], seat: int) -> dict[str, Any
 
 
 def _swing(state: dict[str, Any], before: list[int], me: int) -> float:
-    """My life change minus the others' average (lives are what outlasting is about)."""
+    """My life change minus the others' average (lives are what outlasting is about); winning the
+    game is worth more than any swing, and the same however it is won."""
+    result = state["result"]
+    if result is not None and me in result["winners"]:
+        return OUT_PENALTY * 10
     changes = [after - start for after, start in zip(state["lives"], before)]
     others = [changes[s] for s in range(len(changes)) if s != me and not (state["out"][s] and before[s] <= 0)]
     value = changes[me] - (sum(others) / len(others) if others else 0.0)
     if state["out"][me]:
         value -= OUT_PENALTY
-    result = state["result"]
-    if result is not None and me in result["winners"]:
-        value += OUT_PENALTY
     return value
 
 

@@ -1,0 +1,42 @@
+"""The Dizzy Duo Battle sampler (issue 14): every sample is a state the seat cannot tell from the real one."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from games.engines.dizzy_cards import DECK
+from games.engines.dizzy_duo_battle import ENGINE
+from games.engines.dizzy_duo_battle.sampler import known_held, sample_state
+
+SETUPS = [
+    (2, {}),
+    (3, {"main_attack": True}),
+    (4, {"open_battles": True, "lives": 8}),
+    (5, {"lifeline": True, "lives": 6}),
+    (6, {"points_target": 20}),
+]
+
+
+def test_samples_show_the_same_view_over_many_positions() -> None:
+    checked = 0
+    for game, (players, raw) in enumerate(SETUPS):
+        options = ENGINE.parse_options(raw, players)
+        state = ENGINE.new_state(players, options, 70 + game)
+        rng = random.Random(game)
+        for _ in range(250):
+            if not ENGINE.to_act(state):
+                break
+            seat = ENGINE.to_act(state)[0]
+            view = ENGINE.view(state, seat)
+            for skill in (0, 3):
+                sample = sample_state(view, rng, skill=skill)
+                assert ENGINE.view(sample, seat) == view
+                everywhere = [c for hand in sample["hands"] for c in hand] + sample["blind"] + sample["open"]
+                assert Counter(everywhere) == Counter(DECK)
+                for other, held in known_held(view).items():
+                    assert not held - Counter(sample["hands"][other])  # cards seen taken stay with their taker
+            checked += 1
+            move = ENGINE.bots["normal" if game % 2 else "random"](view, ENGINE.legal_moves(state, seat), rng)
+            state, _ = ENGINE.apply(state, seat, move)
+    assert checked > 500
