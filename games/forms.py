@@ -6,7 +6,7 @@ from django import forms
 
 from games.actions import SeatSpec
 from games.engines.base import Engine
-from games.models import BOT_LEVELS, TimeControl
+from games.models import BOT_LEVEL_HELP, BOT_LEVELS, TimeControl
 
 SEAT_KINDS = [("open", "Open to anyone"), ("invite", "Invite a player")]
 
@@ -21,7 +21,9 @@ class MatchForm(forms.Form):
             choices=[(n, str(n)) for n in range(engine.min_players, engine.max_players + 1)],
             initial=engine.min_players,
         )
-        bots = [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in engine.bots]
+        bots = [
+            (f"bot:{level}", f"{label}: {BOT_LEVEL_HELP[level]}") for level, label in BOT_LEVELS if level in engine.bots
+        ]
         for number in range(1, engine.max_players):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=f"Seat {number + 1}", choices=SEAT_KINDS + bots, initial="open", required=False

@@ -19,6 +19,8 @@ from games.engines.registry import GAMES as GAME_NAMES
 from games.engines.registry import get_spec
 
 BOT_LEVELS = [("random", "Random bot"), ("normal", "Normal bot"), ("hard", "Hard bot")]
+# One line per level for the new-match form (issue 14); the hard bots think for up to their budget.
+BOT_LEVEL_HELP = {"random": "plays at random", "normal": "solid", "hard": "strongest; thinks for about a second"}
 
 
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
