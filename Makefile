@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench selfplay clean
+.PHONY: install run test lint bench ladder selfplay clean
 
 install: $(STAMP)
 
@@ -32,6 +32,10 @@ lint: install
 
 bench: install
 	$(PY) bench/run.py
+
+# The bots' round robin (issue 14): LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
+ladder: install
+	$(PY) bench/ladder.py $(LADDER_ARGS)
 
 selfplay: install
 	$(PY) manage.py selfplay solitaire-chess --matches 20 --seed 1

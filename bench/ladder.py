@@ -252,10 +252,10 @@ def main() -> int:
     parser.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="var/ladder.jsonl", help="results file (JSON lines); resumes from it")
-    parser.add_argument("--short", action="store_true", help="a quick run for make bench: 4 games, 0.05 s")
+    parser.add_argument("--short", action="store_true", help="a quick run for make bench: 2 games, 0.05 s")
     args = parser.parse_args()
     if args.short:
-        args.games, args.budget = 4, 0.05 if args.budget is None else args.budget
+        args.games, args.budget = 2, 0.05 if args.budget is None else args.budget
     slugs = args.game or list(GAMES)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,20 @@ def run_bot_benches(env: dict[str, str]) -> list[str]:
             print(f"=== {script.name} failed: exit {code} ===", flush=True)
             failures.append(f"{script.name}: exit {code}")
     return failures
+
+
+def run_short_ladder(env: dict[str, str]) -> list[str]:
+    """A short run of the bot ladder (bench/ladder.py --short; `make ladder` for the full one)."""
+    env = dict(env)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    print("\n=== bench/ladder.py --short ===", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, str(BENCH / "ladder.py"), "--short", "--out", str(Path(folder) / "ladder.jsonl")]
+        try:
+            code = subprocess.run(command, cwd=REPO, env=env, timeout=BOT_BENCH_TIMEOUT).returncode
+        except subprocess.TimeoutExpired:
+            code = "timeout"
+    return [] if code == 0 else [f"ladder.py --short: exit {code}"]
 
 
 def main() -> int:
@@ -70,7 +85,7 @@ def main() -> int:
             figures = {"error": f"web benchmark failed: {error}"}
             status = 1
     if not args.skip_bots:
-        failures = run_bot_benches(clean_env)
+        failures = run_bot_benches(clean_env) + run_short_ladder(clean_env)
         if failures:
             figures["bot_bench_failures"] = failures
     sys.stdout.flush()
