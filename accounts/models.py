@@ -21,6 +21,8 @@ class User(AbstractUser):
     vacation_seconds_used = models.PositiveIntegerField(default=0)
     # Email choices per notification kind: "each", "digest" or "never" (missing = the kind's default).
     email_preferences = models.JSONField(default=dict, blank=True)
+    # Push choices per kind: true or false (missing = the kind's default, push/preferences.py).
+    push_preferences = models.JSONField(default=dict, blank=True)
     # Moderation: a suspended or banned user is inactive (cannot log in or move).
     suspended_until = models.DateTimeField(null=True, blank=True)
     banned = models.BooleanField(default=False)

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "ratings",
     "ninja",  # django-ninja: its Swagger UI from our static files (no CDN, see the CSP)
     "api",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -212,7 +213,18 @@ CELERY_BEAT_SCHEDULE: dict = {
     "end-suspensions": {"task": "moderation.tasks.end_suspensions", "schedule": 600.0},
     "resend-waiting-notifications": {"task": "notifications.tasks.resend_waiting_notifications", "schedule": 300.0},
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
+    "resend-waiting-pushes": {"task": "push.tasks.resend_waiting_pushes", "schedule": 300.0},
 }
+
+# Web push (push/): VAPID keys from the environment in production; with DEBUG and none set, a pair
+# is made once and kept in VAR_DIR (push/keys.py). Without keys and DEBUG off, push is switched off.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:noreply@dizzysite.invalid")
+VAPID_DEV_KEY_FILE = str(VAR_DIR / "vapid_private.pem") if DEBUG else ""
+# The worker posts to the endpoint a browser gives: only https push services on the internet, unless
+# this allows http on the loopback address (make run and the tests' own push service).
+PUSH_ALLOW_LOCAL_ENDPOINTS = env_bool("PUSH_ALLOW_LOCAL_ENDPOINTS", DEBUG)
 
 # Security: strict in production, and `manage.py check --deploy` stays quiet.
 SESSION_COOKIE_SECURE = not DEBUG

@@ -6,6 +6,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("notifications.urls")),
+    path("", include("push.urls")),
     path("", include("moderation.urls")),
     path("", include("api.urls")),
     path("", include("ratings.urls")),

@@ -52,12 +52,18 @@ class Notification(models.Model):
     # held meanwhile); a claim older than the lease belongs to a dead worker and is taken over.
     claimed_at = models.DateTimeField(null=True, blank=True)
     in_digest = models.BooleanField(default=False, help_text="goes out in the daily digest, not on its own")
+    # The site's inbox (push/): every row is listed there, whatever the channels; read once opened.
+    read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
         constraints = [
             # A retried task or a repeated sweep never sends the same email twice.
             models.UniqueConstraint(fields=["recipient", "match", "turn", "kind"], name="one_email_per_turn_and_kind")
+        ]
+        indexes = [
+            # The bell's unread count and the inbox page read a player's rows newest first.
+            models.Index(fields=["recipient", "read_at"], name="notification_inbox"),
         ]
 
     def __str__(self) -> str:

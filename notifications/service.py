@@ -8,15 +8,17 @@ from notifications.models import Notification, preference
 
 
 def notify(match, recipient, kind: str, turn: int) -> Notification | None:
-    """One email about `match` at version `turn`, unless the player never wants this kind.
+    """One notification about `match` at version `turn`: a row in the player's inbox, an email unless
+    they do not want this kind by email (`status` says so), a push to each of their devices unless
+    they do not want it by push (push/).
 
     Safe to call twice: the unique (recipient, match, turn, kind) row makes the second a no-op."""
-    if recipient is None or not recipient.email or not recipient.is_active:
+    if recipient is None or not recipient.is_active:
         return None
-    choice = preference(recipient, kind)
-    if choice == "never":
-        return None
-    status = Notification.Status.DIGEST if choice == "digest" else Notification.Status.PENDING
+    choice = preference(recipient, kind) if recipient.email else "never"
+    status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
+        choice, Notification.Status.SKIPPED
+    )
     try:
         with transaction.atomic():
             row = Notification.objects.create(
@@ -26,6 +28,7 @@ def notify(match, recipient, kind: str, turn: int) -> Notification | None:
                 turn=turn,
                 status=status,
                 in_digest=status == Notification.Status.DIGEST,
+                error="not wanted by email" if status == Notification.Status.SKIPPED else "",
             )
     except IntegrityError:
         return None
@@ -33,4 +36,7 @@ def notify(match, recipient, kind: str, turn: int) -> Notification | None:
         from notifications.tasks import send_notification
 
         send_notification.delay_on_commit(row.pk)
+    from push.service import queue_pushes
+
+    queue_pushes(row)
     return row

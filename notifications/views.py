@@ -11,28 +11,48 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.models import User
 from notifications.emails import read_unsubscribe_token
 from notifications.models import ALWAYS_SENT, CHOICES, Kind, preference
+from push.preferences import wants_push
 
 
 class PreferencesForm(forms.Form):
+    """The grid: per kind, email each time, in a daily digest or never (field `<kind>`), and push to
+    the player's devices or not (field `push_<kind>`)."""
+
     def __init__(self, user, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for kind in Kind:
-            if kind in ALWAYS_SENT:
-                continue
-            self.fields[kind.value] = forms.ChoiceField(
-                label=kind.label, choices=CHOICES, initial=preference(user, kind.value), widget=forms.RadioSelect
+            if kind not in ALWAYS_SENT:
+                self.fields[kind.value] = forms.ChoiceField(
+                    label=kind.label, choices=CHOICES, initial=preference(user, kind.value), widget=forms.RadioSelect
+                )
+            self.fields[f"push_{kind.value}"] = forms.BooleanField(
+                label=f"{kind.label}: push", required=False, initial=wants_push(user, kind.value)
             )
+
+    def rows(self) -> list[tuple[str, forms.BoundField | None, forms.BoundField]]:
+        """(label, email field or None when always emailed, push field) for each kind."""
+        return [
+            (kind.label, self[kind.value] if kind.value in self.fields else None, self[f"push_{kind.value}"])
+            for kind in Kind
+        ]
+
+    def save(self, user) -> None:
+        data = self.cleaned_data
+        user.email_preferences = {kind.value: data[kind.value] for kind in Kind if kind.value in data}
+        user.push_preferences = {kind.value: data[f"push_{kind.value}"] for kind in Kind}
+        user.save(update_fields=["email_preferences", "push_preferences"])
 
 
 @login_required
 def email_preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        request.user.email_preferences = dict(form.cleaned_data)
-        request.user.save(update_fields=["email_preferences"])
-        messages.success(request, "Your email preferences are saved.")
+        form.save(request.user)
+        messages.success(request, "Your notification preferences are saved.")
         return redirect("email_preferences")
-    return render(request, "notifications/preferences.html", {"form": form, "always": [k.label for k in ALWAYS_SENT]})
+    devices = request.user.push_subscriptions.count()
+    context = {"form": form, "always": [k.label for k in ALWAYS_SENT], "devices": devices}
+    return render(request, "notifications/preferences.html", context)
 
 
 @csrf_exempt  # RFC 8058 one-click unsubscribe: the mail provider posts without our cookie; the token is the key

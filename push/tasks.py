@@ -1,0 +1,167 @@
+"""Sending pushes, the way emails are sent (notifications/tasks.py): a task takes a delivery id,
+claims the row (marked sending, committed), talks HTTP to the push service holding no lock and in no
+transaction, then records the outcome. At most one push per delivery; a gone device is deleted."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+import requests
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+from pywebpush import WebPushException, webpush
+
+from games.presence import is_watching
+from notifications.tasks import _skip_reason as turn_skip_reason
+from push.keys import vapid_keys
+from push.models import PushDelivery, PushSubscription
+from push.payloads import push_payload
+from push.preferences import wants_push
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 6
+HTTP_TIMEOUT = 10  # seconds for the push service to answer
+TIME_TO_LIVE = 24 * 3600  # the push service keeps a push this long for a device that is offline
+GONE = {404, 410}  # RFC 8030: the subscription has expired or was removed by the user
+RETRIED = {429, 500, 502, 503, 504}
+
+
+def send_lease() -> timedelta:
+    """Longer than one HTTP exchange can last: a claim older than this belongs to a dead worker."""
+    return timedelta(seconds=3 * HTTP_TIMEOUT + 10)
+
+
+@dataclass
+class Outcome:
+    sent: bool = False
+    gone: bool = False
+    retry_after: int | None = None  # seconds the push service asked for, or None
+    error: str = ""
+    again: bool = False  # worth trying again
+
+
+@shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
+def send_push(self, delivery_id: int) -> None:
+    claim = _claim(delivery_id)
+    if claim is None:
+        return
+    if isinstance(claim, timedelta):  # another worker is sending it now: look again after its lease
+        raise self.retry(countdown=max(1, int(claim.total_seconds()) + 1))
+    outcome = deliver(claim)
+    if outcome.sent:
+        now = timezone.now()
+        PushDelivery.objects.filter(pk=claim.pk, status=PushDelivery.Status.SENDING).update(
+            status=PushDelivery.Status.SENT, sent_at=now, error=""
+        )
+        PushSubscription.objects.filter(pk=claim.subscription_id).update(last_used=now)
+    elif outcome.gone:
+        # The device unsubscribed or its subscription expired: forget it (its deliveries go with it).
+        logger.info("push subscription %s is gone: %s", claim.subscription_id, outcome.error)
+        PushSubscription.objects.filter(pk=claim.subscription_id).delete()
+    elif _record_failure(claim, outcome):
+        backoff = 30 * 2 ** (claim.attempts - 1)  # 30 s, 1 min, 2 min, ...
+        raise self.retry(countdown=max(backoff, outcome.retry_after or 0))
+
+
+def deliver(delivery: PushDelivery) -> Outcome:
+    """One HTTP request to the device's push service; what happened, as an Outcome."""
+    keys = vapid_keys()
+    if keys is None:
+        return Outcome(error="push is switched off (no VAPID keys)")
+    data = json.dumps(push_payload(delivery.notification), ensure_ascii=False)
+    try:
+        webpush(
+            delivery.subscription.info(),
+            data=data,
+            vapid_private_key=keys.vapid,
+            vapid_claims={"sub": keys.subject},  # a fresh dict: webpush writes aud and exp into it
+            ttl=TIME_TO_LIVE,
+            timeout=HTTP_TIMEOUT,
+            headers={"Urgency": "high" if delivery.notification.kind in ("your_turn", "reminder") else "normal"},
+        )
+    except WebPushException as error:
+        status = error.response.status_code if error.response is not None else None
+        text = f"push service answered {status}"
+        if status in GONE:
+            return Outcome(gone=True, error=text)
+        return Outcome(error=text, again=status in RETRIED or status is None, retry_after=_seconds(error))
+    except requests.RequestException as error:
+        return Outcome(error=f"{type(error).__name__}: {error}", again=True)
+    return Outcome(sent=True)
+
+
+def _seconds(error: WebPushException) -> int | None:
+    value = error.response.headers.get("Retry-After") if error.response is not None else None
+    return int(value) if value and value.isdigit() else None
+
+
+def _skip_reason(delivery: PushDelivery) -> str:
+    """Why a waiting push should no longer go out (empty: send it)."""
+    row = delivery.notification
+    reason = turn_skip_reason(row)  # the emails' rule: no turn message once the turn has passed
+    if reason:
+        return reason
+    if is_watching(row.match_id, row.recipient_id):
+        return "the player was looking at the board"
+    if not wants_push(row.recipient, row.kind):
+        return "no longer wanted by push"
+    return ""
+
+
+def _claim(delivery_id: int) -> PushDelivery | timedelta | None:
+    """In a short transaction: the delivery, now marked sending; or how long another worker's claim
+    still runs; or None when there is nothing to send."""
+    now = timezone.now()
+    with transaction.atomic():
+        delivery = (
+            PushDelivery.objects.select_for_update(of=("self",))
+            .select_related("notification__match", "notification__recipient", "subscription")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None:
+            return None  # the device was deleted meanwhile
+        if delivery.status == PushDelivery.Status.SENDING and delivery.claimed_at + send_lease() > now:
+            return delivery.claimed_at + send_lease() - now
+        if delivery.status not in (PushDelivery.Status.PENDING, PushDelivery.Status.SENDING):
+            return None  # sent already (a retried or repeated task), skipped or failed
+        reason = _skip_reason(delivery)
+        if reason:
+            delivery.status, delivery.error = PushDelivery.Status.SKIPPED, reason
+            delivery.save(update_fields=["status", "error"])
+            return None
+        delivery.status, delivery.claimed_at = PushDelivery.Status.SENDING, now
+        delivery.attempts += 1
+        delivery.save(update_fields=["status", "claimed_at", "attempts"])
+        return delivery
+
+
+def _record_failure(delivery: PushDelivery, outcome: Outcome) -> bool:
+    """The push service refused or failed: True when the push is to be tried again."""
+    again = outcome.again and delivery.attempts < MAX_ATTEMPTS
+    status = PushDelivery.Status.PENDING if again else PushDelivery.Status.FAILED
+    PushDelivery.objects.filter(pk=delivery.pk, status=PushDelivery.Status.SENDING).update(
+        status=status, error=outcome.error
+    )
+    if not again:
+        logger.warning("giving up on push delivery %s: %s", delivery.pk, outcome.error)
+    return again
+
+
+@shared_task
+def resend_waiting_pushes() -> int:
+    """A safety net: queue again pushes still pending a while after they were written, and the
+    claims of workers that died mid-send."""
+    now = timezone.now()
+    waiting = PushDelivery.objects.filter(
+        status=PushDelivery.Status.PENDING, created__lt=now - timedelta(minutes=10), attempts=0
+    ) | PushDelivery.objects.filter(status=PushDelivery.Status.SENDING, claimed_at__lt=now - send_lease())
+    ids = list(waiting.values_list("pk", flat=True)[:500])
+    for delivery_id in ids:
+        send_push.delay(delivery_id)
+    return len(ids)

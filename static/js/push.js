@@ -1,0 +1,115 @@
+// Web push and the installable site (issue 17); every page works without this file.
+// It registers the service worker (/sw.js), subscribes this device when the player asks (the settings
+// page's button, or a gentle prompt after their move, never on page load), and refreshes the inbox bell.
+(() => {
+  const ASKED = "dizzy-push-asked"; // the prompt is offered once per browser
+  const canPush = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // A push arrived while this page is open: the bell shows it now, not at its next poll.
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data && event.data.type === "push") refreshBell();
+    });
+  }
+
+  function refreshBell() {
+    const bell = document.getElementById("inbox-bell");
+    if (bell && window.htmx) window.htmx.trigger(bell, "refresh");
+  }
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    } catch (error) {
+      return "";
+    }
+  }
+
+  function keyBytes(key) {
+    const base64 = (key + "=".repeat((4 - (key.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+    return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  }
+
+  async function subscribe() {
+    // Asked first, while the click still counts as the player's own gesture.
+    const permission = await Notification.requestPermission();
+    if (permission !== "granted") throw new Error("Notifications are blocked for this site in your browser's settings.");
+    const reply = await fetch("/push/key/", { credentials: "same-origin" });
+    if (!reply.ok) throw new Error("Notifications are not available on this site now.");
+    const { key } = await reply.json();
+    const registration = await navigator.serviceWorker.register("/sw.js");
+    await navigator.serviceWorker.ready;
+    const subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: keyBytes(key),
+    });
+    const saved = await fetch("/push/subscriptions/", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(subscription.toJSON ? subscription.toJSON() : subscription),
+    });
+    if (!saved.ok) throw new Error("The site could not save this device.");
+  }
+
+  // The settings page: a button to turn notifications on for this device.
+  function setUpSettings() {
+    const button = document.querySelector("[data-push-subscribe]");
+    const status = document.querySelector("[data-push-status]");
+    if (!button || !status) return;
+    if (!canPush) {
+      status.textContent = "This browser cannot receive notifications from websites.";
+      return;
+    }
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      status.textContent = "Turning notifications on…";
+      try {
+        await subscribe();
+        status.textContent = "Notifications are on for this device.";
+        window.location.reload();
+      } catch (error) {
+        status.textContent = error.message;
+        button.disabled = false;
+      }
+    });
+  }
+
+  // After the player's move on a board: offer notifications once, if this browser never decided.
+  function offerAfterMove(event) {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.move-form");
+    if (!form || !event.detail.successful || !canPush || Notification.permission !== "default") return;
+    if (!document.getElementById("inbox-bell") || localStorage.getItem(ASKED) || document.getElementById("push-prompt")) return;
+    const prompt = document.createElement("section");
+    prompt.id = "push-prompt";
+    prompt.className = "panel push-prompt";
+    prompt.setAttribute("aria-label", "Notifications");
+    prompt.innerHTML =
+      '<p>Your move is in. Shall this device tell you when it is your turn again?</p>' +
+      '<p><button type="button" class="primary" data-answer="yes">Notify me</button> ' +
+      '<button type="button" data-answer="no">Not now</button></p><p role="status" class="muted"></p>';
+    const main = document.getElementById("main");
+    main.insertBefore(prompt, main.firstChild);
+    prompt.addEventListener("click", async (click) => {
+      const answer = click.target.dataset && click.target.dataset.answer;
+      if (!answer) return;
+      localStorage.setItem(ASKED, answer);
+      if (answer === "no") return prompt.remove();
+      try {
+        await subscribe();
+        prompt.querySelector("[role=status]").textContent = "Done: you will be notified on this device.";
+      } catch (error) {
+        prompt.querySelector("[role=status]").textContent = error.message;
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", setUpSettings);
+  document.addEventListener("htmx:afterRequest", offerAfterMove);
+  // The board redrew (a move, or the opponent's arriving): the inbox may have changed too.
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.detail.target && event.detail.target.id === "board") refreshBell();
+  });
+})();
