@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 
+from games.engines.registry import get_engine
 from games.models import Match
 from games.presenters import PlayerView, player_view
 
@@ -26,7 +27,8 @@ def view_for(match: Match, user) -> dict[str, Any]:
         "waiting_for": pv.waiting_for,
         "version": pv.match.version,
         "view": pv.view,
-        "legal": pv.legal,
+        # Every legal move, the ones no board shows too (Flower Field's listed challenges).
+        "legal": get_engine(match.game).legal_moves(match.state, pv.seat) if pv.legal else [],
         "history": pv.history,
         "clock": _clock(pv),
         "chat": pv.chat,

@@ -71,7 +71,7 @@ class PlayerView:
     my_turn: bool
     waiting_for: str  # the names of the seats to act, in words
     view: dict[str, Any] | None  # the engine's view for this seat (ALL-3)
-    legal: list[dict[str, Any]]
+    legal: list[dict[str, Any]]  # the moves the board may offer (Engine.board_moves)
     history: list[tuple[int, list[str]]]  # (move number, texts), oldest first
     board: Any = None  # the game's board: its presenter's typed sections
     lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
@@ -121,7 +121,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
     if match.state is not None:
         view = engine.view(match.state, number, ended=over)
         if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
-            legal = engine.legal_moves(match.state, number)
+            legal = engine.board_moves(match.state, number)
     info = PlayerView(
         match=match_info(match),
         seats=_seat_infos(match, seats, number),

@@ -133,6 +133,11 @@ class Engine:
         it; `apply` stays the judge."""
         raise NotImplementedError
 
+    def board_moves(self, state: State, seat: int) -> list[Move]:
+        """The legal moves a board may offer as controls (its presenter gets these). All of them unless
+        the engine lists moves no board shows, which the page then need not pay for."""
+        return self.legal_moves(state, seat)
+
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         """Return (new state, log entries); never mutate `state`. Raise IllegalMove."""
         raise NotImplementedError

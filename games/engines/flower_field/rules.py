@@ -160,6 +160,18 @@ class FlowerFieldEngine(Engine):
             moves.extend(self._listed_challenges(state, seat))
         return moves
 
+    def board_moves(self, state: State, seat: int) -> list[Move]:
+        """Every legal move but the listed challenges: the board never shows them (FF-9), and listing
+        them is most of a late page's cost. A challenge is built on the board cell by cell instead."""
+        if seat not in self.to_act(state) or state["phase"] not in ("play", "final"):
+            return self.legal_moves(state, seat)
+        if state["phase"] == "final":
+            return [{"type": "pass"}]
+        moves = self._plantings(state)
+        if self._may_challenge(state, seat):
+            moves.append({"type": "give_up"})
+        return moves
+
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if not isinstance(move, dict):
             raise IllegalMove("A move is a JSON object.")
