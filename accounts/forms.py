@@ -6,4 +6,4 @@ from accounts.models import User
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "profile_hidden", "turn_sound"]
+        fields = ["display_name", "language", "time_zone", "profile_hidden", "turn_sound"]

@@ -4,6 +4,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -35,6 +36,15 @@ class User(AbstractUser):
     # Issue 16: a short sound when it becomes your turn in a live match (static/js/clock.js).
     turn_sound = models.BooleanField(
         default=False, verbose_name="Play a short sound when it becomes my turn in a live match"
+    )
+    # Issue 19: the member's language for pages and emails (accounts.middleware.UserLanguageMiddleware);
+    # empty: whatever the browser asks for. The language switch on every page sets it too.
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        choices=[("", _("As my browser asks")), ("en", "English"), ("nl", "Nederlands")],
+        verbose_name=_("Language"),
     )
 
     @property

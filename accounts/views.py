@@ -1,7 +1,10 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm
@@ -13,7 +16,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, _("Your settings are saved."))
         return redirect("profile")
     context = {
         "form": form,
@@ -31,10 +34,23 @@ def vacation(request: HttpRequest) -> HttpResponse:
     try:
         if request.POST.get("on") == "1":
             actions.start_vacation(request.user)
-            messages.success(request, "Your vacation has started: your clocks in slow matches are paused.")
+            messages.success(request, _("Your vacation has started: your clocks in slow matches are paused."))
         else:
             actions.end_vacation(request.user)
-            messages.success(request, "Welcome back: your clocks run again.")
+            messages.success(request, _("Welcome back: your clocks run again."))
     except actions.ActionError as error:
         messages.error(request, str(error))
     return redirect("profile")
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language switch on every page (a plain form, no JavaScript): Django's own set_language
+    (the cookie, then back to `next`), and for a member the choice is kept on the account too."""
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES) and hasattr(request.user, "language"):
+        if request.user.language != language:
+            request.user.language = language
+            request.user.save(update_fields=["language"])
+    return response

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.contrib.messages import get_messages
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import dateformat, timezone
+from django.utils import dateformat, timezone, translation
 from jinja2 import Environment
 
 
@@ -27,7 +27,13 @@ def date(value: datetime | None, format_string: str) -> str:
 
 
 def environment(**options) -> Environment:
+    # Translations (issue 19): `_("...")`, `gettext`, `ngettext` and `{% trans %}` blocks read Django's
+    # catalogue for the active language; new-style gettext autoescapes and takes named values.
+    options["extensions"] = [*options.get("extensions", []), "jinja2.ext.i18n"]
     env = Environment(**options)
-    env.globals.update({"static": static, "url": url, "get_messages": get_messages})
+    env.install_gettext_translations(translation, newstyle=True)
+    env.globals.update(
+        {"static": static, "url": url, "get_messages": get_messages, "get_language": translation.get_language}
+    )
     env.filters["date"] = date
     return env

@@ -58,6 +58,9 @@ MIDDLEWARE = [
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the language cookie (set by the switch), else Accept-Language, else English;
+    # accounts.middleware.UserLanguageMiddleware then applies a member's own setting.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -67,6 +70,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "dizzysite.urls"
@@ -156,6 +160,12 @@ LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
 LANGUAGE_CODE = "en"
+# English and Dutch (issue 19): the catalogue is locale/nl/LC_MESSAGES/django.po, its compiled
+# django.mo is committed. A member's own setting (User.language) wins over the browser's.
+LANGUAGES = [("en", "English"), ("nl", "Nederlands")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -228,6 +238,7 @@ PUSH_ALLOW_LOCAL_ENDPOINTS = env_bool("PUSH_ALLOW_LOCAL_ENDPOINTS", DEBUG)
 
 # Security: strict in production, and `manage.py check --deploy` stays quiet.
 SESSION_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
