@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -233,7 +234,10 @@ def history(request: HttpRequest, match_id: int) -> HttpResponse:
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in GAME_NAMES:
         raise Http404
-    return render(request, f"games/rules/{slug}.html", {"game_name": GAME_NAMES[slug], "slug": slug})
+    # The page in the viewer's language where it is written (games/rules/nl/<slug>.html), else English.
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    names = [f"games/rules/{language}/{slug}.html", f"games/rules/{slug}.html"]
+    return render(request, names, {"game_name": GAME_NAMES[slug], "slug": slug})
 
 
 def games_list(request: HttpRequest) -> HttpResponse:
