@@ -95,6 +95,18 @@ def cases(m):
         ("post", "/settings/api/999999/revoke/", {"anonymous": 302, "*": 404}),
         ("post", "/settings/api/calendar/", {"anonymous": 302, "*": 302}),
         ("get", "/calendar/forged-token.ics", {"*": 404}),
+        # Issue 17: the inbox and its bell, devices for web push, the manifest and the service worker.
+        ("get", "/inbox/", {"anonymous": 302, "*": 200}),
+        ("get", "/inbox/bell/", {"anonymous": 204, "*": 200}),
+        ("get", "/inbox/999999/", {"anonymous": 302, "*": 404}),
+        ("get", "/push/key/", {"*": 200}),
+        ("get", "/push/subscriptions/", {"*": 405}),
+        ("post", "/push/subscriptions/", {"anonymous": 302, "*": 400}),
+        ("post", "/push/subscriptions/999999/remove/", {"anonymous": 302, "*": 404}),
+        ("get", "/manifest.webmanifest", {"*": 200}),
+        ("get", "/sw.js", {"*": 200}),
+        ("get", "/admin/push/pushsubscription/", {"staff": 200, "*": 302}),
+        ("get", "/admin/push/pushdelivery/", {"staff": 200, "*": 302}),
     ]
 
 
@@ -118,6 +130,26 @@ def test_every_url_for_every_visitor(world):
         world["seated"].username,
         world["other_seat"].username,
     }
+
+
+def test_inbox_entries_and_devices_are_their_owners_alone(world):
+    """Issue 17: another player's notification or device is a 404, and stays as it was."""
+    from notifications.models import Notification
+    from push.models import PushSubscription
+
+    row = Notification.objects.get(kind="invited")  # to the invited player, whichever seat moves first
+    owner = next(who for who in ("seated", "other_seat") if world[who] == row.recipient)
+    device = PushSubscription.objects.create(
+        user=row.recipient, endpoint="https://push.example.com/x", p256dh="k", auth="a", label="Phone"
+    )
+    for who in ("outsider", "staff", {"seated": "other_seat", "other_seat": "seated"}[owner]):
+        assert client_as(world[who]).get(f"/inbox/{row.pk}/").status_code == 404, who
+        assert client_as(world[who]).post(f"/push/subscriptions/{device.pk}/remove/").status_code == 404, who
+    row.refresh_from_db()
+    assert row.read_at is None and PushSubscription.objects.filter(pk=device.pk).exists()
+    assert client_as(world[owner]).get(f"/inbox/{row.pk}/").status_code == 302
+    row.refresh_from_db()
+    assert row.read_at is not None
 
 
 def test_move_endpoint_for_every_visitor(world):

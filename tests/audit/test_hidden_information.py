@@ -12,6 +12,7 @@ log entries meant for others never reach a viewer, and that everything is public
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -26,6 +27,7 @@ from games.models import Match, fill_names
 from notifications.emails import build_email
 from notifications.models import Kind, Notification
 from notifications.tasks import email_context
+from push.payloads import push_payload
 from tests.api_surfaces import api_surfaces
 
 pytestmark = [pytest.mark.audit, pytest.mark.django_db]
@@ -80,13 +82,27 @@ class Audit:
             normalised(c.get(f"/leaderboards/{self.match.game}/").content.decode()),
             normalised(c.get(url + "replay/").content.decode()),
             *api_surfaces(c, self.match.pk),  # issue 18: every API response and the calendar feed
+            *self.inbox(c),  # issue 17
         ]
+
+    def inbox(self, c: Client) -> list[str]:
+        """The inbox page and its bell. Opening the inbox marks its rows read, so each rendering
+        starts from the same unread state (the twin's rendering would otherwise show none new)."""
+        Notification.objects.filter(match=self.match).update(read_at=None)
+        page = normalised(c.get("/inbox/").content.decode())
+        Notification.objects.filter(match=self.match).update(read_at=None)
+        return [page, normalised(c.get("/inbox/bell/").content.decode())]
 
     def emails(self, seat: int) -> list[str]:
         user = self.users[seat]
         row = Notification(match=self.match, recipient=user, kind=Kind.YOUR_TURN, turn=self.match.version)
         message = build_email(user, Kind.YOUR_TURN, email_context(row))
-        return [message.subject, message.body, message.alternatives[0][0]]
+        # Issue 17: the push payload of every kind, as the worker would send it now.
+        pushes = [
+            json.dumps(push_payload(Notification(match=self.match, recipient=user, kind=kind, turn=row.turn)))
+            for kind in Kind
+        ]
+        return [message.subject, message.body, message.alternatives[0][0], *pushes]
 
     def check_state(self, rng: random.Random, spectator: Client) -> None:
         match = Match.objects.get(pk=self.match.pk)
@@ -195,3 +211,28 @@ def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
     spectator.force_login(make_user("watcher"))
     with pytest.raises(AssertionError, match="changes with what the viewer may not know|the seed leaks"):
         Audit(match, users).check_state(random.Random(1), spectator)
+
+
+def test_the_audit_catches_a_hand_in_a_push(make_user, monkeypatch):
+    """Issue 17: push payloads are audited surfaces. One that told the hands (read as the worker would,
+    from the database) is caught, and by a push surface: with time frozen, every page stays the same."""
+    users = [make_user("p0"), make_user("p1")]
+    with time_machine.travel("2026-11-20 12:00Z", tick=False):
+        match = actions.create_match(users[0], "dizzy-duo-battle", [SeatSpec("me"), SeatSpec("invite", "p1")])
+        actions.do_join(match.pk, users[1])
+        match.refresh_from_db()
+
+        real_payload = push_payload
+
+        def leaky_push(row):
+            return {**real_payload(row), "body": str(Match.objects.get(pk=row.match_id).state["hands"])}
+
+        monkeypatch.setitem(globals(), "push_payload", leaky_push)  # the name Audit.emails calls
+        spectator = Client()
+        spectator.force_login(make_user("watcher"))
+        audit = Audit(match, users)
+        with pytest.raises(AssertionError, match="changes with what the viewer may not know") as caught:
+            audit.check_state(random.Random(1), spectator)
+        pages = len(audit.surfaces(0))
+    surface = int(re.search(r"surface (\d+) changes", str(caught.value)).group(1))
+    assert surface >= pages + 3  # after the pages and the email's subject, text and HTML: a push
