@@ -20,16 +20,27 @@ LOCALE_MIDDLEWARE = "django.middleware.locale.LocaleMiddleware"
 # A few words each Dutch page must hold, and a few of its English page's words it must not.
 DUTCH_WORDS = {
     "solitaire-chess": ["zo speel je het", "Het bord", "tegenstander", "stapel", "dame", "beurt"],
-    "doubting-flower-field": ["Het veld en de levens", "bloem", "uitdaging", "tegenstander",
-                              "levens", "Twee gelijke bloemvelden"],
-    "dizzy-duo-battle": ["De kaarten", "aanvallen", "levens", "blinde stapel", "tegenstander",
-                         "beurt"],
+    "doubting-flower-field": [
+        "Het veld en de levens",
+        "bloem",
+        "uitdaging",
+        "tegenstander",
+        "levens",
+        "Twee gelijke bloemvelden",
+    ],
+    "dizzy-duo-battle": ["De kaarten", "aanvallen", "levens", "blinde stapel", "tegenstander", "beurt"],
     "lizzy-ghosties": ["De kaarten", "spook", "zijstapel", "stelen", "beurt", "Brand-Lizzy"],
 }
 ENGLISH_WORDS = {
     "solitaire-chess": ["how to play", "The board", "Moving", "enemy piece", "stack", "Time"],
-    "doubting-flower-field": ["how to play", "The field and the lives", "Challenging", "Two equal flower fields",
-                              "hidden flower", "lives"],
+    "doubting-flower-field": [
+        "how to play",
+        "The field and the lives",
+        "Challenging",
+        "Two equal flower fields",
+        "hidden flower",
+        "lives",
+    ],
     "dizzy-duo-battle": ["how to play", "The cards", "Attacking", "The battle", "blind pile", "lives"],
     "lizzy-ghosties": ["how to play", "The cards", "Setting up", "Burn Lizzy", "side stack", "ghost"],
 }
@@ -44,8 +55,9 @@ def locale_middleware(settings):
     """Accept-Language is read by LocaleMiddleware; make sure it runs, whatever the settings hold now."""
     if LOCALE_MIDDLEWARE not in settings.MIDDLEWARE:
         middleware = list(settings.MIDDLEWARE)
-        middleware.insert(middleware.index("django.contrib.sessions.middleware.SessionMiddleware") + 1,
-                          LOCALE_MIDDLEWARE)
+        middleware.insert(
+            middleware.index("django.contrib.sessions.middleware.SessionMiddleware") + 1, LOCALE_MIDDLEWARE
+        )
         settings.MIDDLEWARE = middleware
 
 
