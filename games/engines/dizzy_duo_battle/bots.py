@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engines.dizzy_cards import DECK, hand_power, part_of
+from games.engines.dizzy_cards import DECK, hand_power, has_two_lizzies, part_of
 
 # How much a hand's potential (its expected gain from one more card) counts besides its power.
 POTENTIAL_WEIGHT = 0.7
@@ -234,16 +234,76 @@ def _swing(state: dict[str, Any], before: list[int], me: int) -> float:
     return value
 
 
-def _play_out(engine: Any, state: dict[str, Any], me: int, move: dict[str, Any]) -> float:
+def _play_out(engine: Any, state: dict[str, Any], me: int, move: dict[str, Any], rng: random.Random) -> float:
+    """My move through the engine, then the rest of the round: by the quick simulation below when
+    the match plays for lives without lifelines (the usual game), else through the engine."""
     before = list(state["lives"])
     start_round = state["round"]
     state, _ = engine.apply(state, me, move)
+    options = state["options"]
+    if state["phase"] != "over" and state["round"] == start_round:
+        if state["scoring"] == "lives" and not options["lifeline"] and not options["main_attack"]:
+            return _fast_round(state, before, me, rng)
     for _ in range(ROLLOUT_LIMIT):
         if state["phase"] == "over" or state["round"] != start_round:
             break
         seat = state["current"]
         state, _ = engine.apply(state, seat, rollout_move(engine, state, seat))
     return _swing(state, before, me)
+
+
+def _fast_round(state: dict[str, Any], before: list[int], me: int, rng: random.Random) -> float:
+    """The rest of a round with the quick policy on plain lists (several times faster than the
+    engine, which copies the whole state at every move): takes, discards, the DD-6 reshuffle, the
+    DD-7 attack gate and forced attack, and the DD-8 life changes. Returns _swing's value."""
+    players = state["players"]
+    hands = [list(hand) for hand in state["hands"]]
+    blind, pile = list(state["blind"]), list(state["open"])
+    turns, out = list(state["turns"]), state["out"]
+    seat, phase = state["current"], state["phase"]
+    live = [s for s in range(players) if not out[s]]
+    for _ in range(ROLLOUT_LIMIT):
+        hand = hands[seat]
+        if phase == "take":
+            forced = turns[seat] >= 9
+            gate = min(turns[s] for s in live) >= 3 and has_two_lizzies(hand)
+            if forced or (gate and hand_power(hand) >= _rollout_attack_power(turns[seat])):
+                return _fast_battle(state, hands, seat, live, before, me)
+            if pile and _best_keep(hand + [pile[-1]])[0] > hand_power(hand):
+                hand.append(pile.pop())
+            else:
+                if not blind:  # DD-6: the open pile but its top becomes the blind pile
+                    blind, pile = pile[:-1], pile[-1:]
+                    rng.shuffle(blind)
+                hand.append(blind.pop())
+        pile.append(hand.pop(hand.index(_best_keep(hand)[1])))
+        turns[seat] += 1
+        phase = "take"
+        seat = live[(live.index(seat) + 1) % len(live)]
+    return _swing(state, before, me)
+
+
+def _fast_battle(
+    state: dict[str, Any], hands: list[list[str]], attacker: int, live: list[int], before: list[int], me: int
+) -> float:
+    """DD-7/DD-8: the attacker fights everyone still in; the winner gains the loser's power, the
+    loser loses the winner's."""
+    powers = {s: hand_power(hands[s]) for s in live}
+    lives = list(state["lives"])
+    for defender in live:
+        if defender == attacker:
+            continue
+        a, d = powers[attacker], powers[defender]
+        if a > d:
+            lives[attacker] += d
+            lives[defender] -= a
+        elif d > a:
+            lives[defender] += a
+            lives[attacker] -= d
+    out = [state["out"][s] or lives[s] <= 0 for s in range(len(lives))]
+    standing = [s for s in range(len(lives)) if not out[s]]
+    result = {"winners": standing} if len(standing) == 1 else None
+    return _swing({"lives": lives, "out": out, "result": result}, before, me)
 
 
 def hard_bot(
@@ -265,7 +325,7 @@ def hard_bot(
     best, _means, _rounds = flat_pimc(
         candidates,
         lambda r: sample_state(view, r, skill=SAMPLE_SKILL),
-        lambda state, move, r: _play_out(ENGINE, state, me, move),
+        lambda state, move, r: _play_out(ENGINE, state, me, move, r),
         rng,
         budget,
         min_rounds=MIN_DEALS,
