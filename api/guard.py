@@ -8,8 +8,6 @@ surrogates (PostgreSQL stores neither in a JSON column).
 from __future__ import annotations
 
 import functools
-import json
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -18,39 +16,13 @@ from django.http.request import RawPostDataException
 from ninja.parser import Parser
 
 from api import conf
+from dizzysite import safe_json
 
 
 class BadBody(ValueError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
-
-
-def _refuse_constant(name: str) -> float:
-    raise BadBody(f"{name} is not a number this API accepts.")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise BadBody("Numbers must be finite.")
-    return value
-
-
-def _has_bad_text(value: Any) -> bool:
-    """NUL or a lone surrogate anywhere in the strings of a parsed document (iteratively: no recursion)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item or any("\ud800" <= ch <= "\udfff" for ch in item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 def parse_json(raw: bytes) -> Any:
@@ -60,16 +32,9 @@ def parse_json(raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise BadBody("The body is not valid UTF-8.") from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise BadBody("The body is nested too deeply.") from None
-    except BadBody:
-        raise
+        return safe_json.loads(text)
     except ValueError as error:
-        raise BadBody(f"The body is not valid JSON: {error}") from None
-    if _has_bad_text(data):
-        raise BadBody("The body holds a NUL character or a lone surrogate.")
-    return data
+        raise BadBody(f"The body is not JSON this API accepts: {error}.") from None
 
 
 def check_size(request: HttpRequest) -> BadBody | None:
