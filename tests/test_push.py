@@ -315,3 +315,49 @@ def test_manifest_and_service_worker(client):
     assert "caches." not in script and '"fetch"' not in script  # no offline copy of private pages
     key = client.get("/push/key/").json()["key"]
     assert len(key) == 87  # base64url of a 65-byte P-256 point
+
+
+# --- VAPID keys ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_keys():
+    from push.keys import vapid_keys
+
+    vapid_keys.cache_clear()
+    yield vapid_keys
+    vapid_keys.cache_clear()
+
+
+def test_make_run_keeps_one_key_pair(settings, tmp_path, fresh_keys):
+    settings.VAPID_PRIVATE_KEY = ""
+    settings.VAPID_DEV_KEY_FILE = str(tmp_path / "vapid_private.pem")
+    first = fresh_keys().public_key
+    fresh_keys.cache_clear()
+    assert fresh_keys().public_key == first  # read back, not made anew
+    assert (tmp_path / "vapid_private.pem").read_text().startswith("-----BEGIN PRIVATE KEY-----")
+
+
+def test_production_keys_come_from_the_environment(settings, fresh_keys):
+    from django.core.exceptions import ImproperlyConfigured
+    from py_vapid import Vapid
+
+    from push.keys import b64url
+
+    made = Vapid()
+    made.generate_keys()
+    raw = made.private_key.private_numbers().private_value.to_bytes(32, "big")
+    settings.VAPID_DEV_KEY_FILE = ""
+    settings.VAPID_PRIVATE_KEY = ""
+    assert fresh_keys() is None  # push is switched off
+    fresh_keys.cache_clear()
+    settings.VAPID_PRIVATE_KEY = b64url(raw)  # the form web-push tools print
+    settings.VAPID_PUBLIC_KEY = fresh_keys().public_key
+    fresh_keys.cache_clear()
+    assert fresh_keys().subject == settings.VAPID_SUBJECT
+    fresh_keys.cache_clear()
+    settings.VAPID_PUBLIC_KEY = settings.VAPID_PUBLIC_KEY[:-2] + (
+        "AA" if settings.VAPID_PUBLIC_KEY[-2:] != "AA" else "AB"
+    )
+    with pytest.raises(ImproperlyConfigured):
+        fresh_keys()

@@ -111,3 +111,40 @@ def test_subscribe_through_the_service_worker_and_the_bell_rises(browser, live_s
             assert serious_violations(page) == []
         finally:
             keep_screenshots({"bob": page}, "push")
+
+
+def test_the_site_is_installable_and_offers_notifications_only_after_a_move(
+    browser,  # noqa: F811
+    live_server,
+    alice,
+    bob,
+):
+    from tests.helpers import user_to_act
+    from tests.test_browser import take_one_action
+
+    match = start_match(alice, [bob])
+    page = page_as(browser, live_server, user_to_act(match).user)
+    try:
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        cdp = page.context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
+        # Chromium's own installability checks (what Lighthouse's installable-manifest audit read).
+        # Playwright's contexts are incognito, which Chromium names as an error of its own: not the site's.
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert [error["errorId"] for error in errors if error["errorId"] != "in-incognito"] == []
+
+        page.wait_for_selector("#inbox-bell[data-count]")
+        assert page.locator("#push-prompt").count() == 0  # never on page load
+        version = page.locator("input[name=version]").input_value()
+        assert take_one_action(page)
+        page.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
+        prompt = page.get_by_role("region", name="Notifications")
+        prompt.wait_for()
+        assert "when it is your turn again" in prompt.inner_text()
+        assert serious_violations(page) == []
+        prompt.get_by_role("button", name="Not now").click()
+        assert page.locator("#push-prompt").count() == 0
+        assert page.evaluate("localStorage.getItem('dizzy-push-asked')") == "no"
+    finally:
+        keep_screenshots({"player": page}, "push-prompt")

@@ -79,8 +79,10 @@
 
   // After the player's move on a board: offer notifications once, if this browser never decided.
   function offerAfterMove(event) {
-    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.move-form");
-    if (!form || !event.detail.successful || !canPush || Notification.permission !== "default") return;
+    // By the path, not the form: the board (and the form in it) is swapped out by the time this runs.
+    const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    if (!/\/matches\/\d+\/move\/$/.test(path) || !event.detail.successful) return;
+    if (!canPush || Notification.permission !== "default") return;
     if (!document.getElementById("inbox-bell") || localStorage.getItem(ASKED) || document.getElementById("push-prompt")) return;
     const prompt = document.createElement("section");
     prompt.id = "push-prompt";
