@@ -361,3 +361,15 @@ def test_production_keys_come_from_the_environment(settings, fresh_keys):
     )
     with pytest.raises(ImproperlyConfigured):
         fresh_keys()
+
+
+def test_the_vapid_keys_command_prints_a_pair_the_site_accepts(settings, fresh_keys):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("vapid_keys", stdout=out)
+    values = dict(line.split("=", 1) for line in out.getvalue().split())
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = values["VAPID_PRIVATE_KEY"], values["VAPID_PUBLIC_KEY"]
+    assert fresh_keys().public_key == values["VAPID_PUBLIC_KEY"]
