@@ -373,3 +373,28 @@ def test_the_vapid_keys_command_prints_a_pair_the_site_accepts(settings, fresh_k
     values = dict(line.split("=", 1) for line in out.getvalue().split())
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = values["VAPID_PRIVATE_KEY"], values["VAPID_PUBLIC_KEY"]
     assert fresh_keys().public_key == values["VAPID_PUBLIC_KEY"]
+
+
+def test_the_safety_net_sends_lost_pushes_and_dead_workers_claims_once(alice, bob, endpoint):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from push.tasks import resend_waiting_pushes, send_lease
+
+    match = start_match(alice, [bob])
+    device = device_for(bob, endpoint, "bob")
+    lost, claimed, fresh = (
+        PushDelivery.objects.create(
+            notification=Notification.objects.create(match=match, recipient=bob, kind=Kind.INVITED, turn=turn),
+            subscription=device,
+        )
+        for turn in (60, 61, 62)
+    )
+    PushDelivery.objects.filter(pk=lost.pk).update(created=timezone.now() - timedelta(minutes=11))
+    dead = timezone.now() - send_lease() - timedelta(seconds=1)
+    PushDelivery.objects.filter(pk=claimed.pk).update(status=PushDelivery.Status.SENDING, claimed_at=dead, attempts=1)
+    assert resend_waiting_pushes() == 2  # the lost task and the dead worker's claim; not the fresh row
+    assert len(endpoint.received) == 2 and resend_waiting_pushes() == 0
+    statuses = dict(PushDelivery.objects.values_list("pk", "status"))
+    assert statuses == {lost.pk: "sent", claimed.pk: "sent", fresh.pk: "pending"}
