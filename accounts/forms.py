@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -7,3 +8,12 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "profile_hidden", "turn_sound"]
+        # The labels here (not on the model) so the words translate without a migration.
+        labels = {
+            "display_name": _("Display name"),
+            "language": _("Language"),
+            "time_zone": _("Time zone"),
+            "profile_hidden": _("Hide my profile from visitors who are not signed in"),
+            "turn_sound": _("Play a short sound when it becomes my turn in a live match"),
+        }
+        help_texts = {"display_name": _("Shown to other players instead of your username.")}

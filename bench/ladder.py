@@ -251,6 +251,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--game", action="append", choices=GAMES, help="only these games (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lineup", help="only the games whose key holds this text, e.g. 'hard' or '|4|hard|'")
     parser.add_argument("--out", default="var/ladder.jsonl", help="results file (JSON lines); resumes from it")
     parser.add_argument("--short", action="store_true", help="a quick run for make bench: 2 games, 0.05 s")
     args = parser.parse_args()
@@ -264,6 +265,8 @@ def main() -> int:
         done = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
     seen = {r["key"] for r in done}
     tasks = [t for slug in slugs for t in tasks_for(slug, args.games, args.seed) if t["key"] not in seen]
+    if args.lineup:
+        tasks = [t for t in tasks if args.lineup in t["key"]]
     print(
         f"{len(tasks)} games to play ({len(seen)} already in {out}), {args.jobs} jobs, "
         f"budget {args.budget or 'default'}",

@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.utils import dateformat, timezone, translation
 from jinja2 import Environment
 
+from games.i18n import tr
+
 
 def url(name: str, *args) -> str:
     return reverse(name, args=args)
@@ -33,7 +35,7 @@ def environment(**options) -> Environment:
     env = Environment(**options)
     env.install_gettext_translations(translation, newstyle=True)
     env.globals.update(
-        {"static": static, "url": url, "get_messages": get_messages, "get_language": translation.get_language}
+        {"static": static, "url": url, "get_messages": get_messages, "get_language": translation.get_language, "tr": tr}
     )
     env.filters["date"] = date
     return env

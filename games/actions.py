@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from dizzysite import safe_json
@@ -81,7 +82,7 @@ def _lock(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
-        raise ActionError("There is no such match.") from None
+        raise ActionError(gettext("There is no such match.")) from None
 
 
 def check_can_play(user: User) -> None:
@@ -94,7 +95,9 @@ def check_can_play(user: User) -> None:
 def _check_match_limit(user: User) -> None:
     active = Seat.objects.filter(user=user, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).count()
     if active >= settings.DIZZY_MAX_ACTIVE_MATCHES:
-        raise ActionError(f"You are in {active} matches already; finish some before starting more.")
+        raise ActionError(
+            gettext("You are in %(count)d matches already; finish some before starting more.") % {"count": active}
+        )
 
 
 # --- the lobby ----------------------------------------------------------------------------------
@@ -116,7 +119,7 @@ def create_match(
     try:
         engine = get_engine(game)
     except (KeyError, ModuleNotFoundError):
-        raise ActionError("There is no such game.") from None
+        raise ActionError(gettext("There is no such game.")) from None
     try:
         parsed_options = engine.parse_options(options, len(seats))
     except BadOptions as error:
@@ -128,11 +131,11 @@ def create_match(
             or custom_clock[1] < 0
             or custom_clock[2] < 60 * (custom_clock[1] > 0)
         ):
-            raise ActionError("A custom clock needs at least a minute per turn and per reserve period.")
+            raise ActionError(gettext("A custom clock needs at least a minute per turn and per reserve period."))
     elif time_preset not in TimeControl.PRESETS:
-        raise ActionError("Choose one of the time controls offered.")
+        raise ActionError(gettext("Choose one of the time controls offered."))
     if [s.kind for s in seats].count("me") != 1:
-        raise ActionError("You take exactly one seat in a match you create.")
+        raise ActionError(gettext("You take exactly one seat in a match you create."))
     levels = {level for level, _ in BOT_LEVELS} & set(engine.bots)
     invited: set[int] = set()
     seat_rows = []
@@ -142,20 +145,29 @@ def create_match(
             row.user, row.accepted = user, True
         elif spec.kind == "bot":
             if spec.value not in levels:
-                raise ActionError(f"Seat {number + 1}: {engine.name} has no bot of level {spec.value!r}.")
+                raise ActionError(
+                    gettext("Seat %(number)d: %(game)s has no bot of level %(level)r.")
+                    % {"number": number + 1, "game": engine.name, "level": spec.value}
+                )
             row.bot_level = spec.value
         elif spec.kind == "invite":
             invitee = User.objects.filter(username__iexact=spec.value.strip(), is_active=True).first()
             if invitee is None:
-                raise ActionError(f"Seat {number + 1}: there is no player called {spec.value!r}.")
+                message = gettext("Seat %(number)d: there is no player called %(name)r.")
+                raise ActionError(message % {"number": number + 1, "name": spec.value})
             if invitee.pk == user.pk or invitee.pk in invited:
-                raise ActionError(f"Seat {number + 1}: {invitee.username} already has a seat.")
+                message = gettext("Seat %(number)d: %(name)s already has a seat.")
+                raise ActionError(message % {"number": number + 1, "name": invitee.username})
             if invitee.blocks.filter(blocked=user).exists():
-                raise ActionError(f"Seat {number + 1}: {invitee.username} does not accept your invitations.")
+                raise ActionError(
+                    gettext("Seat %(number)d: %(name)s does not accept your invitations.")
+                    % {"number": number + 1, "name": invitee.username}
+                )
             invited.add(invitee.pk)
             row.user = invitee
         elif spec.kind != "open":
-            raise ActionError(f"Seat {number + 1}: choose open, a bot or a player to invite.")
+            message = gettext("Seat %(number)d: choose open, a bot or a player to invite.")
+            raise ActionError(message % {"number": number + 1})
         seat_rows.append(row)
 
     turn, periods, period = custom_clock if time_preset == "custom" else TimeControl.figures(time_preset, game)
@@ -189,17 +201,17 @@ def do_join(match_id: int, user: User) -> Match:
     with transaction.atomic():
         match = _lock(match_id)
         if match.status != Match.Status.OPEN:
-            raise ActionError("This match is not taking players.")
+            raise ActionError(gettext("This match is not taking players."))
         seat = match.seats.filter(user=user).first()
         if seat is not None and seat.accepted:
-            raise ActionError("You already have a seat in this match.")
+            raise ActionError(gettext("You already have a seat in this match."))
         if seat is None:
             _check_match_limit(user)
             if match.created_by.blocks.filter(blocked=user).exists():
                 raise NotAllowed("You cannot join this player's matches.")
             seat = match.seats.filter(user__isnull=True, bot_level="").first()
             if seat is None:
-                raise ActionError("There is no open seat left.")
+                raise ActionError(gettext("There is no open seat left."))
             seat.user = user
         seat.accepted = True
         seat.save(update_fields=["user", "accepted"])
@@ -214,11 +226,11 @@ def do_leave(match_id: int, user: User) -> Match:
         match = _lock(match_id)
         seat = match.seats.filter(user=user).first()
         if seat is None:
-            raise ActionError("You have no seat in this match.")
+            raise ActionError(gettext("You have no seat in this match."))
         if match.status != Match.Status.OPEN:
-            raise ActionError("The match has started; you can no longer leave it.")
+            raise ActionError(gettext("The match has started; you can no longer leave it."))
         if match.created_by_id == user.pk:
-            raise ActionError("You created this match: cancel it instead.")
+            raise ActionError(gettext("You created this match: cancel it instead."))
         seat.user, seat.accepted = None, False
         seat.save(update_fields=["user", "accepted"])
         save_board_change(match, [])
@@ -231,7 +243,7 @@ def do_cancel(match_id: int, user: User) -> Match:
         if match.created_by_id != user.pk:
             raise NotAllowed("Only the player who created the match can cancel it.")
         if match.status != Match.Status.OPEN:
-            raise ActionError("Only a match that has not started can be cancelled.")
+            raise ActionError(gettext("Only a match that has not started can be cancelled."))
         match.status = Match.Status.CANCELLED
         match.ended = timezone.now()
         save_board_change(match, ["status", "ended"])
@@ -245,29 +257,31 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         if match.created_by_id != user.pk:
             raise NotAllowed("Only the player who created the match can change its seats.")
         if match.status != Match.Status.OPEN:
-            raise ActionError("The match has started.")
+            raise ActionError(gettext("The match has started."))
         seat = match.seats.filter(number=seat_number).first()
         if seat is None or seat.user_id == user.pk:
-            raise ActionError("There is no such seat to change.")
+            raise ActionError(gettext("There is no such seat to change."))
         if seat.user_id is not None and seat.accepted:
-            raise ActionError("A player has taken that seat.")
+            raise ActionError(gettext("A player has taken that seat."))
         engine = engine_of(match)
         seat.user, seat.bot_level, seat.accepted = None, "", False
         if spec.kind == "bot":
             if spec.value not in engine.bots or spec.value not in dict(BOT_LEVELS):
-                raise ActionError(f"{engine.name} has no bot of level {spec.value!r}.")
+                raise ActionError(
+                    gettext("%(game)s has no bot of level %(level)r.") % {"game": engine.name, "level": spec.value}
+                )
             seat.bot_level = spec.value
         elif spec.kind == "invite":
             invitee = User.objects.filter(username__iexact=spec.value.strip(), is_active=True).first()
             if invitee is None:
-                raise ActionError(f"There is no player called {spec.value!r}.")
+                raise ActionError(gettext("There is no player called %(name)r.") % {"name": spec.value})
             if match.seats.filter(user=invitee).exists():
-                raise ActionError(f"{invitee.username} already has a seat.")
+                raise ActionError(gettext("%(name)s already has a seat.") % {"name": invitee.username})
             if invitee.blocks.filter(blocked=user).exists():
-                raise ActionError(f"{invitee.username} does not accept your invitations.")
+                raise ActionError(gettext("%(name)s does not accept your invitations.") % {"name": invitee.username})
             seat.user = invitee
         elif spec.kind != "open":
-            raise ActionError("Choose open, a bot or a player to invite.")
+            raise ActionError(gettext("Choose open, a bot or a player to invite."))
         seat.save(update_fields=["user", "bot_level", "accepted"])
         if seat.user_id:
             notify(match, seat.user, Kind.INVITED, match.revision)
@@ -346,14 +360,13 @@ def do_bot_move(match_id: int, seat_number: int, version: int, move: dict[str, A
 
 def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, Any], by_bot: bool) -> None:
     if match.status != Match.Status.ACTIVE:
-        raise ActionError(
-            "This match has not started yet." if match.status == Match.Status.OPEN else "This match is over."
-        )
+        started = match.status != Match.Status.OPEN
+        raise ActionError(gettext("This match is over.") if started else gettext("This match has not started yet."))
     if version != match.version:
         raise StaleVersion()
     engine = engine_of(match)
     if seat_number not in engine.to_act(match.state):
-        raise ActionError("It is not your turn.")
+        raise ActionError(gettext("It is not your turn."))
     try:
         state, entries = engine.apply(match.state, seat_number, move)
     except IllegalMove as error:
@@ -487,11 +500,11 @@ def start_vacation(user: User) -> None:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.vacation_started is not None:
-            raise ActionError("Your vacation has already started.")
+            raise ActionError(gettext("Your vacation has already started."))
         if user.vacation_year != now.year:
             user.vacation_year, user.vacation_seconds_used = now.year, 0
         if vacation_seconds_left(user, now) <= 0:
-            raise ActionError("You have used all your vacation days this year.")
+            raise ActionError(gettext("You have used all your vacation days this year."))
         user.vacation_started = now
         user.save(update_fields=["vacation_started", "vacation_year", "vacation_seconds_used"])
 
@@ -760,7 +773,7 @@ def do_abort(match_id: int, by_user: User, reason: str) -> Match:
     with transaction.atomic():
         match = _lock(match_id)
         if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
-            raise ActionError("Only an open or running match can be aborted.")
+            raise ActionError(gettext("Only an open or running match can be aborted."))
         match.status = Match.Status.ABORTED
         match.ended = timezone.now()
         match.deadline = None
@@ -775,7 +788,7 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
     with transaction.atomic():
         match = _lock(match_id)
         if match.status != Match.Status.ACTIVE:
-            raise ActionError("This match is not in play.")
+            raise ActionError(gettext("This match is not in play."))
         engine = engine_of(match)
         seat = match.seats.get(number=seat_number)
         seat.handed_to_bot = True
@@ -792,10 +805,10 @@ def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
     with transaction.atomic():
         match = _lock(match_id)
         if match.status != Match.Status.ACTIVE:
-            raise ActionError("Only a running match can be adjudicated.")
+            raise ActionError(gettext("Only a running match can be adjudicated."))
         seats = list(match.seats.select_related("user"))
         if not set(winners) <= {s.number for s in seats}:
-            raise ActionError("Winners must be seats of this match.")
+            raise ActionError(gettext("Winners must be seats of this match."))
         match.status = Match.Status.FINISHED
         match.result = {"winners": sorted(set(winners)), "scores": [], "reason": reason, "draw": not winners}
         match.end_reason = reason[:200]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime, timedelta
 
+from django.utils.translation import ngettext
+
 from games.engines.spec import LiveClock
 
 # A clock this short is played live (issue 16): the board polls every 2 s, no "your turn" or reminder
@@ -72,9 +74,14 @@ def in_words(seconds: int) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")] if seconds >= 60 else [(secs, "second")]
-    words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
-    return " ".join(words[:2]) or "0 seconds"
+    if seconds < 60:
+        return ngettext("%(n)d second", "%(n)d seconds", secs) % {"n": secs}
+    parts = [
+        ngettext("%(n)d day", "%(n)d days", days) % {"n": days} if days else "",
+        ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours} if hours else "",
+        ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes} if minutes else "",
+    ]
+    return " ".join([part for part in parts if part][:2])
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:

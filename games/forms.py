@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.actions import SeatSpec
 from games.engines.base import Engine
 from games.models import BOT_LEVEL_HELP, BOT_LEVELS, TimeControl
 
-SEAT_KINDS = [("open", "Open to anyone"), ("invite", "Invite a player")]
+SEAT_KINDS = [("open", gettext_lazy("Open to anyone")), ("invite", gettext_lazy("Invite a player"))]
 
 
 class MatchForm(forms.Form):
@@ -16,7 +18,7 @@ class MatchForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.engine = engine
         self.fields["players"] = forms.TypedChoiceField(
-            label="Players",
+            label=_("Players"),
             coerce=int,
             choices=[(n, str(n)) for n in range(engine.min_players, engine.max_players + 1)],
             initial=engine.min_players,
@@ -26,10 +28,13 @@ class MatchForm(forms.Form):
         ]
         for number in range(1, engine.max_players):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
-                label=f"Seat {number + 1}", choices=SEAT_KINDS + bots, initial="open", required=False
+                label=_("Seat %(number)d") % {"number": number + 1},
+                choices=SEAT_KINDS + bots,
+                initial="open",
+                required=False,
             )
             self.fields[f"invite_{number}"] = forms.CharField(
-                label=f"Seat {number + 1}: username to invite", max_length=150, required=False
+                label=_("Seat %(number)d: username to invite") % {"number": number + 1}, max_length=150, required=False
             )
         for option in engine.options:
             name = f"option_{option.name}"
@@ -45,30 +50,34 @@ class MatchForm(forms.Form):
                 )
             self.fields[name].help_text = option.help
         self.fields["time_preset"] = forms.ChoiceField(
-            label="Time control",
-            choices=[(key, label) for key, (label, *_rest) in TimeControl.PRESETS.items()] + [("custom", "Custom")],
+            label=_("Time control"),
+            choices=[(key, label) for key, (label, *_rest) in TimeControl.PRESETS.items()] + [("custom", _("Custom"))],
             initial="daily",
         )
         self.fields["turn_minutes"] = forms.IntegerField(
-            label="Custom: minutes per turn", min_value=1, max_value=60 * 24 * 14, required=False
+            label=_("Custom: minutes per turn"), min_value=1, max_value=60 * 24 * 14, required=False
         )
         self.fields["reserve_periods"] = forms.IntegerField(
-            label="Custom: reserve periods", min_value=0, max_value=30, required=False
+            label=_("Custom: reserve periods"), min_value=0, max_value=30, required=False
         )
         self.fields["period_minutes"] = forms.IntegerField(
-            label="Custom: minutes per reserve period", min_value=1, max_value=60 * 24 * 7, required=False
+            label=_("Custom: minutes per reserve period"), min_value=1, max_value=60 * 24 * 7, required=False
         )
-        self.fields["spectators_read_chat"] = forms.BooleanField(label="Spectators may read the chat", required=False)
+        self.fields["spectators_read_chat"] = forms.BooleanField(
+            label=_("Spectators may read the chat"), required=False
+        )
         self.fields["rated"] = forms.BooleanField(
-            label="Rated match",
+            label=_("Rated match"),
             required=False,
             initial=True,
-            help_text="Between people it changes your rating; with a bot in a seat, your separate rating against bots.",
+            help_text=_(
+                "Between people it changes your rating; with a bot in a seat, your separate rating against bots."
+            ),
         )
         self.fields["weekend_pause"] = forms.BooleanField(
-            label="Pause the clocks at weekends",
+            label=_("Pause the clocks at weekends"),
             required=False,
-            help_text="Saturdays and Sundays, in each player's own time zone, do not count.",
+            help_text=_("Saturdays and Sundays, in each player's own time zone, do not count."),
         )
 
     def option_fields(self):
@@ -90,7 +99,7 @@ class MatchForm(forms.Form):
             elif kind == "invite":
                 username = (data.get(f"invite_{number}") or "").strip()
                 if not username:
-                    self.add_error(f"invite_{number}", "Whom do you invite to this seat?")
+                    self.add_error(f"invite_{number}", _("Whom do you invite to this seat?"))
                 seats.append(SeatSpec("invite", username))
             else:
                 seats.append(SeatSpec("open"))
@@ -99,7 +108,7 @@ class MatchForm(forms.Form):
         if data.get("time_preset") == "custom":
             for name in ("turn_minutes", "reserve_periods", "period_minutes"):
                 if data.get(name) is None:
-                    self.add_error(name, "A custom clock needs this.")
+                    self.add_error(name, _("A custom clock needs this."))
             data["custom_clock"] = (
                 (data.get("turn_minutes") or 0) * 60,
                 data.get("reserve_periods") or 0,

@@ -14,13 +14,19 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.engines.registry import get_spec
+from games.i18n import entry_text  # log words with ids (issue 19) in the viewer's language
 
-BOT_LEVELS = [("random", "Random bot"), ("normal", "Normal bot"), ("hard", "Hard bot")]
+BOT_LEVELS = [("random", _("Random bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
 # One line per level for the new-match form (issue 14); the hard bots think for up to their budget.
-BOT_LEVEL_HELP = {"random": "plays at random", "normal": "solid", "hard": "strongest; thinks for about a second"}
+BOT_LEVEL_HELP = {
+    "random": _("plays at random"),
+    "normal": _("solid"),
+    "hard": _("strongest; thinks for about a second"),
+}
 
 
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
@@ -40,9 +46,9 @@ class TimeControl:
     """Presets of ruling ALL-1: seconds per turn, reserve periods and the length of one period."""
 
     PRESETS: dict[str, tuple[str, int, int, int]] = {
-        "daily": ("Daily: 1 day a turn, 5 reserve days", 86400, 5, 86400),
-        "relaxed": ("Relaxed: 3 days a turn, 5 reserve days", 3 * 86400, 5, 86400),
-        "live": ("Live: the game's own tournament clock", 0, 0, 0),  # per-game, see live_figures
+        "daily": (_("Daily: 1 day a turn, 5 reserve days"), 86400, 5, 86400),
+        "relaxed": (_("Relaxed: 3 days a turn, 5 reserve days"), 3 * 86400, 5, 86400),
+        "live": (_("Live: the game's own tournament clock"), 0, 0, 0),  # per-game, see live_figures
     }
 
     @classmethod
@@ -56,11 +62,11 @@ class TimeControl:
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+        CANCELLED = "cancelled", _("Cancelled")
 
     game = models.CharField(max_length=40)  # a slug of games.engines.registry; no choices, so no migration per game
     options = models.JSONField(default=dict, blank=True)
@@ -198,7 +204,7 @@ HISTORY_TAIL = 30  # moves kept in Match.history_tail: the ones the board shows
 
 def texts_for(log: list[dict[str, Any]], seat: int | None, everything: bool) -> list[str]:
     """A move's log texts that `seat` may read (all of them once `everything` is public, ALL-3)."""
-    return [entry["text"] for entry in log if everything or _audience_has(entry, seat)]
+    return [entry_text(entry) for entry in log if everything or _audience_has(entry, seat)]
 
 
 def _audience_has(entry: dict[str, Any], seat: int | None) -> bool:

@@ -12,6 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import clock
 from games.actions import engine_of, seat_of
@@ -127,7 +129,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
         seats=_seat_infos(match, seats, number),
         seat=number,
         my_turn=bool(viewer_seat and viewer_seat.to_act),
-        waiting_for=" and ".join(s.public_name for s in seats if s.to_act),
+        waiting_for=_(" and ").join(s.public_name for s in seats if s.to_act),
         view=view,
         legal=legal,
         history=_history(match, number, over, seat_names(seats), whole_history),
@@ -204,8 +206,11 @@ def _history(match: Match, seat: int | None, over: bool, names: dict[str, str], 
 
 def _reserve_words(periods: int, period_seconds: int) -> str:
     if not periods:
-        return "no reserve left"
-    return f"{periods} reserve period{'s' if periods != 1 else ''} of {clock.in_words(period_seconds)}"
+        return _("no reserve left")
+    return ngettext("%(n)d reserve period of %(length)s", "%(n)d reserve periods of %(length)s", periods) % {
+        "n": periods,
+        "length": clock.in_words(period_seconds),
+    }
 
 
 def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, Any]:
@@ -216,7 +221,7 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
         "invited": mine is not None and not mine.accepted,
         "can_join": mine is None and has_open,
         "can_leave": mine is not None and not is_creator,
-        "leave_label": "Decline the invitation" if mine is not None and not mine.accepted else "Leave the match",
+        "leave_label": _("Decline the invitation") if mine is not None and not mine.accepted else _("Leave the match"),
         "can_cancel": is_creator,
         "editable_seats": [s.number for s in seats if is_creator and not (s.user_id and s.accepted)],
         "bot_levels": [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in engine.bots],

@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import actions
@@ -190,7 +191,7 @@ def _lobby_action(request: HttpRequest, match_id: int, action, success: str) -> 
 @require_POST
 @login_required
 def join(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _lobby_action(request, match_id, actions.do_join, "You have a seat in this match.")
+    return _lobby_action(request, match_id, actions.do_join, _("You have a seat in this match."))
 
 
 @require_POST
@@ -201,14 +202,14 @@ def leave(request: HttpRequest, match_id: int) -> HttpResponse:
     except actions.ActionError as error:
         messages.error(request, str(error))
         return redirect("match", match_id)
-    messages.success(request, "You left the match.")
+    messages.success(request, _("You left the match."))
     return redirect("home")
 
 
 @require_POST
 @login_required
 def cancel(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _lobby_action(request, match_id, actions.do_cancel, "The match is cancelled.")
+    return _lobby_action(request, match_id, actions.do_cancel, _("The match is cancelled."))
 
 
 @require_POST
@@ -216,7 +217,7 @@ def cancel(request: HttpRequest, match_id: int) -> HttpResponse:
 def fill_seat(request: HttpRequest, match_id: int, seat_number: int) -> HttpResponse:
     form = FillSeatForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose open, a bot or a player to invite.")
+        messages.error(request, _("Choose open, a bot or a player to invite."))
         return redirect("match", match_id)
     try:
         actions.do_fill_seat(match_id, request.user, seat_number, form.spec())

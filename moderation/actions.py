@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import actions as game_actions
@@ -26,19 +27,19 @@ def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
     game_actions.check_can_play(user)
     text = (text or "").strip()
     if not text:
-        raise ActionError("Write something first.")
+        raise ActionError(gettext("Write something first."))
     if "\x00" in text:  # no browser sends it, and PostgreSQL cannot store it
-        raise ActionError("A message cannot hold NUL characters.")
+        raise ActionError(gettext("A message cannot hold NUL characters."))
     if len(text) > MAX_CHAT_LENGTH:
-        raise ActionError(f"A message has at most {MAX_CHAT_LENGTH} characters.")
+        raise ActionError(gettext("A message has at most %(count)d characters.") % {"count": MAX_CHAT_LENGTH})
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
-            raise ActionError("There is no such match.")
+            raise ActionError(gettext("There is no such match."))
         if not match.seats.filter(user=user, accepted=True).exists():
             raise NotAllowed("Only the players of this match can write in its chat.")
         if match.status == Match.Status.CANCELLED:
-            raise ActionError("This match was cancelled.")
+            raise ActionError(gettext("This match was cancelled."))
         message = ChatMessage.objects.create(match=match, author=user, text=text)
         game_actions.save_board_change(match, [])  # the board fragment shows the chat: polls pick it up
         return message
@@ -48,24 +49,24 @@ def report_message(message_id: int, user: User, reason: str = "") -> Report:
     game_actions.check_can_play(user)
     message = ChatMessage.objects.select_related("match").filter(pk=message_id, hidden=False).first()
     if message is None or not can_read_chat(message.match, user):
-        raise ActionError("There is no such message.")
+        raise ActionError(gettext("There is no such message."))
     if message.author_id == user.pk:
-        raise ActionError("You cannot report your own message.")
+        raise ActionError(gettext("You cannot report your own message."))
     if "\x00" in (reason or ""):
-        raise ActionError("A reason cannot hold NUL characters.")
+        raise ActionError(gettext("A reason cannot hold NUL characters."))
     try:
         with transaction.atomic():
             return Report.objects.create(message=message, reporter=user, reason=(reason or "")[:300])
     except IntegrityError:
-        raise ActionError("You have reported this message already.") from None
+        raise ActionError(gettext("You have reported this message already.")) from None
 
 
 def block_user(user: User, username: str) -> Block:
     other = _user_named(username)
     if other is None:
-        raise ActionError("There is no such player.")
+        raise ActionError(gettext("There is no such player."))
     if other.pk == user.pk:
-        raise ActionError("You cannot block yourself.")
+        raise ActionError(gettext("You cannot block yourself."))
     block, _ = Block.objects.get_or_create(blocker=user, blocked=other)
     return block
 
@@ -113,9 +114,9 @@ def suspend_user(moderator: User, user: User, days: int | None, seats: str, reas
     """Suspend for `days` (None: ban for good). The user cannot log in or move; their seats in
     running matches go to bots (seats="bots") or those matches are aborted (seats="abort")."""
     if seats not in ("bots", "abort"):
-        raise ActionError("Choose what happens to the player's running matches.")
+        raise ActionError(gettext("Choose what happens to the player's running matches."))
     if user.pk == moderator.pk:
-        raise ActionError("You cannot suspend yourself.")
+        raise ActionError(gettext("You cannot suspend yourself."))
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         user.is_active = False
@@ -146,7 +147,7 @@ def end_suspensions() -> int:
 
 def adjudicate(moderator: User, match_id: int, winners: list[int], reason: str) -> None:
     if not reason.strip():
-        raise ActionError("Say why the match is adjudicated.")
+        raise ActionError(gettext("Say why the match is adjudicated."))
     game_actions.do_adjudicate(match_id, winners, f"Adjudicated by a moderator: {reason}")
     _log(moderator, f"adjudicate: winners {winners or 'none (draw)'}", reason, match_id=match_id)
 

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games.actions import ActionError
@@ -35,7 +36,7 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
     message = ChatMessage.objects.filter(pk=message_id).first()
     try:
         actions.report_message(message_id, request.user, request.POST.get("reason", ""))
-        messages.success(request, "Thank you: a moderator will look at this message.")
+        messages.success(request, gettext("Thank you: a moderator will look at this message."))
     except ActionError as problem:
         messages.error(request, str(problem))
     return redirect("match", message.match_id) if message else redirect("home")
@@ -46,7 +47,9 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
 def block(request: HttpRequest, username: str) -> HttpResponse:
     try:
         actions.block_user(request.user, username)
-        messages.success(request, f"You blocked {username}: they cannot invite you or join your matches.")
+        messages.success(
+            request, gettext("You blocked %(name)s: they cannot invite you or join your matches.") % {"name": username}
+        )
     except ActionError as problem:
         messages.error(request, str(problem))
     target = request.POST.get("next", "")
@@ -63,5 +66,5 @@ def _stays_on_site(request: HttpRequest, target: str) -> bool:
 @login_required
 def unblock(request: HttpRequest, username: str) -> HttpResponse:
     actions.unblock_user(request.user, username)
-    messages.success(request, f"You unblocked {username}.")
+    messages.success(request, gettext("You unblocked %(name)s.") % {"name": username})
     return redirect("profile")

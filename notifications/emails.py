@@ -10,7 +10,7 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from notifications.models import Kind
 
@@ -55,7 +55,8 @@ def build_email(
         "unsubscribe_url": unsubscribe_url,
         "site_url": settings.SITE_URL,
     }
-    with timezone.override(_zone(recipient.time_zone)):  # times in the recipient's own zone
+    # Times in the recipient's own zone, words in the recipient's own language (not the sender's).
+    with timezone.override(_zone(recipient.time_zone)), translation.override(recipient_language(recipient)):
         subject = render_to_string(f"emails/{kind}_subject.txt", context).strip().replace("\n", " ")
         text = render_to_string(f"emails/{kind}.txt", context)
         html = render_to_string(f"emails/{kind}.html", context)
@@ -67,6 +68,12 @@ def build_email(
     )
     message.attach_alternative(html, "text/html")
     return message
+
+
+def recipient_language(recipient) -> str:
+    """The member's own language (accounts.User.language), else the site's default (English)."""
+    language = getattr(recipient, "language", "")
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:

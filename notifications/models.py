@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Kind(models.TextChoices):
-    YOUR_TURN = "your_turn", "It is your turn"
-    REMINDER = "reminder", "Your time is running out"
-    INVITED = "invited", "You are invited to a match"
-    STARTED = "started", "A match has started"
-    FINISHED = "finished", "A match has finished"
-    HANDED_TO_BOT = "handed_to_bot", "Your seat was handed to a bot"
+    YOUR_TURN = "your_turn", _("It is your turn")
+    REMINDER = "reminder", _("Your time is running out")
+    INVITED = "invited", _("You are invited to a match")
+    STARTED = "started", _("A match has started")
+    FINISHED = "finished", _("A match has finished")
+    HANDED_TO_BOT = "handed_to_bot", _("Your seat was handed to a bot")
 
 
 # What a player may choose per kind; the reminder is always sent (it is the last warning).
-CHOICES = [("each", "Each time"), ("digest", "In a daily digest"), ("never", "Never")]
+CHOICES = [("each", _("Each time")), ("digest", _("In a daily digest")), ("never", _("Never"))]
 DEFAULT_CHOICE = "each"
 ALWAYS_SENT = {Kind.REMINDER}
 

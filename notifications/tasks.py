@@ -10,11 +10,11 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import Match, fill_names, seat_names
 from games.presence import is_watching
-from notifications.emails import absolute, build_email
+from notifications.emails import absolute, build_email, recipient_language
 from notifications.models import Kind, Notification
 
 logger = logging.getLogger(__name__)
@@ -77,7 +77,9 @@ def send_notification(self, notification_id: int) -> None:
     if isinstance(claim, timedelta):  # another worker is sending it now: look again after its lease
         raise self.retry(countdown=max(1, int(claim.total_seconds()) + 1))
     try:
-        build_email(claim.recipient, claim.kind, email_context(claim)).send()
+        with translation.override(recipient_language(claim.recipient)):  # the move's words too
+            message = build_email(claim.recipient, claim.kind, email_context(claim))
+        message.send()
     except SMTP_ERRORS as error:
         if _record_failure(claim, f"{type(error).__name__}: {error}"):
             # Exponential backoff: 30 s, 1 min, 2 min, ...
@@ -168,7 +170,7 @@ def _send_digest(recipient_id: int) -> int:
         Notification.objects.filter(pk__in=ids).update(status=Notification.Status.SENDING, claimed_at=timezone.now())
     items = [
         {
-            "text": row.get_kind_display(),
+            "text": Kind(row.kind).label,  # lazy: rendered in the recipient's language
             "match_name": f"{row.match.game_name} #{row.match_id}",
             "board_url": absolute(row.match.get_absolute_url()),
         }

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import User
@@ -48,7 +49,7 @@ def email_preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         form.save(request.user)
-        messages.success(request, "Your notification preferences are saved.")
+        messages.success(request, gettext("Your notification preferences are saved."))
         return redirect("email_preferences")
     devices = request.user.push_subscriptions.count()
     context = {"form": form, "always": [k.label for k in ALWAYS_SENT], "devices": devices}

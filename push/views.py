@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
@@ -49,7 +50,7 @@ def subscribe(request: HttpRequest) -> JsonResponse:
 def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
     device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
     device.delete()
-    messages.success(request, f"{device.label} gets no more notifications.")
+    messages.success(request, gettext("%(device)s gets no more notifications.") % {"device": device.label})
     return redirect("profile")
 
 

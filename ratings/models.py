@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import BOT_LEVELS, Match
 
@@ -26,8 +27,8 @@ def display(mu: float) -> int:
 
 
 class Pool(models.TextChoices):
-    PEOPLE = "people", "against people"
-    BOTS = "bots", "against bots"
+    PEOPLE = "people", _("against people")
+    BOTS = "bots", _("against bots")
 
 
 class Rating(models.Model):
@@ -82,9 +83,9 @@ class RatingChange(models.Model):
     """What one rated match did to one seat's rating. Unique per (match, seat): rated exactly once."""
 
     class Outcome(models.TextChoices):
-        WON = "won", "won"
-        LOST = "lost", "lost"
-        DRAWN = "drawn", "drawn"
+        WON = "won", _("won")
+        LOST = "lost", _("lost")
+        DRAWN = "drawn", _("drawn")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
     seat = models.PositiveSmallIntegerField()

@@ -13,6 +13,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -106,5 +107,5 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     except ActionError as error:
         messages.error(request, str(error))
         return redirect("match", match_id)
-    messages.success(request, "A rematch is set up: the other players are invited.")
+    messages.success(request, gettext("A rematch is set up: the other players are invited."))
     return redirect(match)

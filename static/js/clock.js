@@ -9,13 +9,15 @@
     return String(n).padStart(2, "0");
   }
 
-  function inWords(ms) {
+  // The page's language gives the words (data-units="day|days|hour|hours" on the clock).
+  function inWords(ms, units) {
+    const [day, days, hour, hours] = (units || "day|days|hour|hours").split("|");
     const seconds = Math.max(0, Math.ceil(ms / 1000));
-    const days = Math.floor(seconds / 86400);
-    const hours = Math.floor((seconds % 86400) / 3600);
+    const d = Math.floor(seconds / 86400);
+    const h = Math.floor((seconds % 86400) / 3600);
     const minutes = Math.floor((seconds % 3600) / 60);
-    if (days) return `${days} day${days > 1 ? "s" : ""} ${hours} hour${hours !== 1 ? "s" : ""}`;
-    if (hours) return `${hours}:${two(minutes)}:${two(seconds % 60)}`;
+    if (d) return `${d} ${d > 1 ? days : day} ${h} ${h !== 1 ? hours : hour}`;
+    if (h) return `${h}:${two(minutes)}:${two(seconds % 60)}`;
     return `${minutes}:${two(seconds % 60)}`;
   }
 
@@ -23,7 +25,7 @@
     document.querySelectorAll("time.clock[data-deadline]").forEach((clock) => {
       if (!clock.dataset.offset) clock.dataset.offset = String(Number(clock.dataset.now) - Date.now());
       const left = Number(clock.dataset.deadline) - (Date.now() + Number(clock.dataset.offset));
-      clock.querySelector(".clock-left").textContent = inWords(left);
+      clock.querySelector(".clock-left").textContent = inWords(left, clock.dataset.units);
       clock.classList.toggle("clock-low", left <= 10000);
       if (left <= 0 && !clock.dataset.expired) {
         clock.dataset.expired = "1";
@@ -64,7 +66,7 @@
     const board = document.getElementById("board");
     if (!board) return;
     const mine = Boolean(board.querySelector(".turn-banner.mine"));
-    document.title = mine ? `Your turn · ${title}` : title;
+    document.title = mine ? `${board.dataset.yourTurn || "Your turn"} · ${title}` : title;
     if (mine && wasMine === false && board.dataset.turnSound === "on") beep();
     wasMine = mine;
   }

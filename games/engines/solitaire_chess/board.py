@@ -9,16 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json, plural
+from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
+from games.engines.words import _, ngettext
 
 SUITS = {
-    "S": ("♠", "spades", "black"),
-    "H": ("♥", "hearts", "red"),
-    "D": ("♦", "diamonds", "red"),
-    "C": ("♣", "clubs", "black"),
+    "S": ("♠", _("spades"), "black"),
+    "H": ("♥", _("hearts"), "red"),
+    "D": ("♦", _("diamonds"), "red"),
+    "C": ("♣", _("clubs"), "black"),
 }
-RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-OUT_WORDS = {"no_moves": "out: no legal move left", "timeout": "out: ran out of time"}
+RANK_WORDS = {"A": _("ace"), "J": _("jack"), "Q": _("queen"), "K": _("king")}
+# The rule sets' names as the engine gives them, marked for translation.
+RULESET_WORDS = {"Death Match": _("Death Match"), "Final Match": _("Final Match")}
+OUT_WORDS = {"no_moves": _("out: no legal move left"), "timeout": _("out: ran out of time")}
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ class Board:
 def card_face(card: str) -> CardFace:
     rank, suit = card[:-1], card[-1]
     symbol, suit_name, colour = SUITS[suit]
-    return CardFace(rank, symbol, colour, f"{RANK_WORDS.get(rank, rank)} of {suit_name}")
+    return CardFace(rank, symbol, colour, _("{rank} of {suit}", rank=RANK_WORDS.get(rank, rank), suit=suit_name))
 
 
 def present(given: BoardInput) -> Board:
@@ -87,13 +90,13 @@ def present(given: BoardInput) -> Board:
     selected = given.select if given.select in destinations or given.select in swap_sources else ""
     moves_by_square = _moves_by_square(given, selected)
     return Board(
-        ruleset_name=view["ruleset_name"],
+        ruleset_name=RULESET_WORDS.get(view["ruleset_name"], view["ruleset_name"]),
         phase=view["phase"],
         hint=_hint(given, selected, bool(moves_by_square)),
         selected=selected,
         rows=[[_square(given, cell, selected, moves_by_square) for cell in row] for row in view["grid"]],
         order_choices=[
-            MoveChoice(move_json(m), "Go first" if m["first"] else "Go second")
+            MoveChoice(move_json(m), _("Go first") if m["first"] else _("Go second"))
             for m in given.legal
             if m["type"] == "order"
         ],
@@ -119,10 +122,7 @@ def _square(given: BoardInput, cell: dict[str, Any], selected: str, moves: dict[
     card = card_face(cell["card"]) if cell.get("card") else None
     last = given.view.get("last_move") or {}
     is_last = name in (last.get("from"), last.get("to"))
-    label = name + (f": {card.label}" if card else "")
-    if piece:
-        label += ", your queen" if piece["owner"] == given.seat else ", opponent's queen"
-    label += ", last move" if is_last else ""
+    label = _square_label(name, card, piece, given.seat, is_last)
     css = " ".join(
         ["sq", f"sq-{cell['kind']}"]
         + (["selected"] if name == selected else [])
@@ -138,9 +138,21 @@ def _square(given: BoardInput, cell: dict[str, Any], selected: str, moves: dict[
         owner=piece["owner"] if piece else None,
         select_href=f"?select={name}" if may_select else "",
         move=moves.get(name, ""),
-        move_label=f"move to {name}" if selected else f"place a piece on {name}",
+        move_label=_("move to {square}", square=name) if selected else _("place a piece on {square}", square=name),
         mark="✕" if piece else "●",
     )
+
+
+def _square_label(name: str, card: CardFace | None, piece: dict | None, seat: int | None, is_last: bool) -> str:
+    """ "b3: queen of hearts, your queen, last move", each part in the viewer's language."""
+    label = _("{square}: {card}", square=name, card=card.label) if card else name
+    if piece:
+        label = _(
+            "{text}, {more}", text=label, more=_("your queen") if piece["owner"] == seat else _("opponent's queen")
+        )
+    if is_last:
+        label = _("{text}, {more}", text=label, more=_("last move"))
+    return label
 
 
 def _selectable(given: BoardInput, square: str) -> bool:
@@ -155,7 +167,17 @@ def _swap_choices(given: BoardInput, selected: str) -> list[MoveChoice]:
         for target in entries.get(selected, []) if selected else []:
             move = move_json({"type": "swap", "remove": removed, "from": selected, "to": target})
             if move in allowed:
-                choices.append(MoveChoice(move, f"Remove your piece on {removed}, bring {selected} in to {target}"))
+                choices.append(
+                    MoveChoice(
+                        move,
+                        _(
+                            "Remove your piece on {removed}, bring {square} in to {target}",
+                            removed=removed,
+                            square=selected,
+                            target=target,
+                        ),
+                    )
+                )
     return choices
 
 
@@ -163,13 +185,14 @@ def _hint(given: BoardInput, selected: str, has_targets: bool) -> str:
     if not given.my_turn:
         return ""
     if selected:
-        return f"Piece on {selected} selected: pick a highlighted square, or choose another piece."
+        return _("Piece on {square} selected: pick a highlighted square, or choose another piece.", square=selected)
     may_move = bool(given.view.get("destinations") or given.view.get("swaps"))
+    if has_targets and may_move:
+        return _("Place a piece on a marked grey square, or select one of your pieces to move it.")
     if has_targets:
-        more = ", or select one of your pieces to move it" if may_move else ""
-        return f"Place a piece on a marked grey square{more}."
+        return _("Place a piece on a marked grey square.")
     if given.view["phase"] == "play":
-        return "Select one of your pieces to see where it may go."
+        return _("Select one of your pieces to see where it may go.")
     return ""
 
 
@@ -178,7 +201,7 @@ def _player(p: dict[str, Any], names: list[str]) -> Player:
     return Player(
         seat=p["seat"],
         name=names[p["seat"]],
-        summary=plural(p["cards"], "card"),
+        summary=ngettext("{n} card", "{n} cards", p["cards"]),
         is_advantage=p["is_advantage"],
         out=p["out"],
         stacks=stacks,

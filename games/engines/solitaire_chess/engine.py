@@ -14,13 +14,13 @@ from games.engines.base import (
     State,
     View,
     draw_rng,
-    log,
     new_rng,
     random_bot,
 )
 from games.engines.solitaire_chess import rules
 from games.engines.solitaire_chess.bots import hard_bot, normal_bot
 from games.engines.solitaire_chess.rules import GREY, KIND, PLAY
+from games.engines.words import _, gettext_noop, logged
 
 DEATH = "death"
 FINAL = "final"
@@ -33,6 +33,11 @@ OVER = "over"
 
 NO_MOVES = "no_moves"
 TIMEOUT = "timeout"
+
+
+# The words of a card in a log text, marked for translation (the rank and suit names of rules.py).
+RANK_WORDS = {"A": _("ace"), "J": _("jack"), "Q": _("queen"), "K": _("king")}
+SUIT_WORDS = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
 
 
 def _p(seat: int) -> str:
@@ -171,10 +176,15 @@ class SolitaireChess(Engine):
         new["last_move"] = {"seat": seat, "type": "timeout"}
         if new["ruleset"] == DEATH:
             new["lost_on_time"] = seat
-            entries.append(log(f"{_p(seat)} ran out of time and loses the Death Match."))
+            entries.append(logged(gettext_noop("{player} ran out of time and loses the Death Match."), player=_p(seat)))
             self._finish(new, entries)
             return new, entries
-        entries.append(log(f"{_p(seat)} ran out of time: their pieces are removed and they take no more turns."))
+        entries.append(
+            logged(
+                gettext_noop("{player} ran out of time: their pieces are removed and they take no more turns."),
+                player=_p(seat),
+            )
+        )
         self._remove_player(new, seat, TIMEOUT)
         if new["phase"] == ORDER:
             # A table rule: the advantage player's choice lapses and the other player goes first.
@@ -193,7 +203,10 @@ class SolitaireChess(Engine):
             raise IllegalMove("Choose to go first or second.")
         state["first"] = seat if first else 1 - seat
         state["phase"] = SETUP
-        entries.append(log(f"{_p(seat)} chose to go {'first' if first else 'second'}."))
+        template = (
+            gettext_noop("{player} chose to go first.") if first else gettext_noop("{player} chose to go second.")
+        )
+        entries.append(logged(template, player=_p(seat)))
 
     def _place(self, state: State, seat: int, move: Move, entries: list[LogEntry]) -> None:
         if state["phase"] not in (SETUP, PLAYING):
@@ -207,7 +220,7 @@ class SolitaireChess(Engine):
             raise IllegalMove(f"{target} is already taken.")
         state["pieces"][target] = {"owner": seat, "entered": None}
         state["in_hand"][seat] -= 1
-        entries.append(log(f"{_p(seat)} placed a piece on {target}."))
+        entries.append(logged(gettext_noop("{player} placed a piece on {square}."), player=_p(seat), square=target))
 
     def _check_origin(self, state: State, seat: int, move: Move) -> tuple[str, str]:
         if state["phase"] != PLAYING:
@@ -232,7 +245,7 @@ class SolitaireChess(Engine):
                 f"You already have {limit} pieces in the play area. To bring another in, remove one of "
                 "them in the same turn (a swap)."
             )
-        self._land(state, seat, origin, target, entries, prefix="")
+        self._land(state, seat, origin, target, entries, removed="")
 
     def _swap(self, state: State, seat: int, move: Move, entries: list[LogEntry]) -> None:
         """Ruling SC-5 (Final Match): remove one of your 3 play-area pieces, then bring a grey piece in."""
@@ -253,31 +266,43 @@ class SolitaireChess(Engine):
         problem = rules.why_not(state["cards"], pieces, state["stacks"][seat], origin, target)
         if problem:
             raise IllegalMove(problem)
-        prefix = f"{_p(seat)} removed their piece on {removed}, then"
-        self._land(state, seat, origin, target, entries, prefix=prefix)
+        self._land(state, seat, origin, target, entries, removed=removed)
 
-    def _land(self, state: State, seat: int, origin: str, target: str, entries: list[LogEntry], prefix: str) -> None:
+    def _land(self, state: State, seat: int, origin: str, target: str, entries: list[LogEntry], removed: str) -> None:
         """Carry out a move already found legal: a capture or a card gained."""
         pieces = state["pieces"]
         piece = pieces.pop(origin)
         if KIND[origin] == GREY:
             piece["entered"] = state["turn_number"]
-        who = prefix + " moved" if prefix else f"{_p(seat)} moved"
         victim = pieces.get(target)
         pieces[target] = piece
         if victim is None:
             card = state["cards"][target]
             state["stacks"][seat][rules.suit_of(card)].append(card)
-            entries.append(log(f"{who} from {origin} to {target} and took {rules.card_name(card)}."))
+            took = _("the {rank} of {suit}", rank=RANK_WORDS.get(card[:-1], card[:-1]), suit=SUIT_WORDS[card[-1]])
+            template = gettext_noop("{player} moved from {origin} to {target} and took {card}.")
+            if removed:
+                template = gettext_noop(
+                    "{player} removed their piece on {removed}, then moved from {origin} to {target} and took {card}."
+                )
+            words = {"player": _p(seat), "origin": origin, "target": target, "card": took}
+            entries.append(logged(template, **words, **({"removed": removed} if removed else {})))
             return
         other = victim["owner"]
-        entries.append(log(f"{who} from {origin} to {target} and captured a piece of {_p(other)}."))
+        template = gettext_noop("{player} moved from {origin} to {target} and captured a piece of {other}.")
+        if removed:
+            template = gettext_noop(
+                "{player} removed their piece on {removed}, then moved from {origin} to {target}"
+                " and captured a piece of {other}."
+            )
+        words = {"player": _p(seat), "origin": origin, "target": target, "other": _p(other)}
+        entries.append(logged(template, **words, **({"removed": removed} if removed else {})))
         state["captures"][seat] += 1
         state["pieces_lost"][other] += 1
         if state["ruleset"] == DEATH:
             if state["captures"][seat] <= rules.DEATH_MATCH_BONUS_CAPTURES:  # ruling SC-5
                 state["in_hand"][seat] += 1
-                entries.append(log(f"{_p(seat)} gains a piece to place."))
+                entries.append(logged(gettext_noop("{player} gains a piece to place."), player=_p(seat)))
             return
         # Final Match, ruling SC-5: the game's first 6 captures give both players a piece, and a piece
         # captured on the turn right after it entered gives its owner one more (they stack).
@@ -285,10 +310,15 @@ class SolitaireChess(Engine):
             for gainer in (0, 1):
                 if not state["out"][gainer]:
                     state["in_hand"][gainer] += 1
-            entries.append(log("Both players gain a piece to place."))
+            entries.append(logged(gettext_noop("Both players gain a piece to place.")))
         if victim["entered"] == state["turn_number"] - 1:
             state["in_hand"][other] += 1
-            entries.append(log(f"{_p(other)} gains a piece to place: theirs was captured the turn after it entered."))
+            entries.append(
+                logged(
+                    gettext_noop("{player} gains a piece to place: theirs was captured the turn after it entered."),
+                    player=_p(other),
+                )
+            )
 
     # --- turns and the end -------------------------------------------------------------------
 
@@ -303,10 +333,12 @@ class SolitaireChess(Engine):
                 return
             on_board = any(p["owner"] == seat for p in state["pieces"].values())
             if not on_board and state["in_hand"][seat] == 0:
-                text = f"{_p(seat)} has no pieces left and none to place: they take no more turns."
+                template = gettext_noop("{player} has no pieces left and none to place: they take no more turns.")
             else:
-                text = f"{_p(seat)} has no legal move: their pieces are removed and they take no more turns."
-            entries.append(log(text))
+                template = gettext_noop(
+                    "{player} has no legal move: their pieces are removed and they take no more turns."
+                )
+            entries.append(logged(template, player=_p(seat)))
             self._remove_player(state, seat, NO_MOVES)
             seat = 1 - seat
         self._finish(state, entries)
@@ -334,7 +366,7 @@ class SolitaireChess(Engine):
         state["turn"] = None
         outcome = self.result(state)
         assert outcome is not None
-        entries.append(log(f"The game is over. {outcome.reason}"))
+        entries.append(logged(gettext_noop("The game is over. {reason}"), reason=outcome.reason))
 
     def result(self, state: State) -> Result | None:
         if state["phase"] != OVER:
@@ -342,20 +374,29 @@ class SolitaireChess(Engine):
         scores = [self._score(state, seat) for seat in (0, 1)]
         if state["lost_on_time"] is not None:
             loser = state["lost_on_time"]
-            return Result([1 - loser], scores, f"{_p(loser)} ran out of time and lost the Death Match.")
-        counts = f"{_p(0)} has {scores[0]} cards in their stacks, {_p(1)} has {scores[1]}."
+            return Result(
+                [1 - loser], scores, _("{player} ran out of time and lost the Death Match.", player=_p(loser))
+            )
+        counts = {"first": _p(0), "first_cards": scores[0], "second": _p(1), "second_cards": scores[1]}
         if scores[0] != scores[1]:
             winner = 0 if scores[0] > scores[1] else 1
-            return Result([winner], scores, f"{counts} {_p(winner)} wins.")
+            template = gettext_noop(
+                "{first} has {first_cards} cards in their stacks, {second} has {second_cards}. {winner} wins."
+            )
+            return Result([winner], scores, _(template, winner=_p(winner), **counts))
         if state["ruleset"] == DEATH:
             winner = state["advantage"]  # ruling SC-6
-            return Result([winner], scores, f"{counts} A tie goes to the advantage player: {_p(winner)} wins.")
+            template = gettext_noop(
+                "{first} has {first_cards} cards in their stacks, {second} has {second_cards}."
+                " A tie goes to the advantage player: {winner} wins."
+            )
+            return Result([winner], scores, _(template, winner=_p(winner), **counts))
         winner = state["out_order"][-1]  # ruling SC-6: whose pieces were removed last
-        return Result(
-            [winner],
-            scores,
-            f"{counts} A tie goes to the player who kept pieces on the board longer: {_p(winner)} wins.",
+        template = gettext_noop(
+            "{first} has {first_cards} cards in their stacks, {second} has {second_cards}."
+            " A tie goes to the player who kept pieces on the board longer: {winner} wins."
         )
+        return Result([winner], scores, _(template, winner=_p(winner), **counts))
 
     @staticmethod
     def _score(state: State, seat: int) -> int:

@@ -1,0 +1,250 @@
+"""Issue 19: English and Dutch.
+
+The catalogue (locale/nl/LC_MESSAGES/django.po) has a Dutch text for every message, none fuzzy, and
+compiles; the committed django.mo is that compilation; every msgid of the Jinja2 templates (which
+makemessages cannot read) and of the board presenters is in it. Visitors get the language their
+browser asks for, members their own setting; the switch on every page is a plain form and sticks to
+the account; emails speak the recipient's language, not the sender's.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core import mail
+from django.test import Client
+from django.utils import translation
+
+from tests.conftest import require
+from tests.helpers import start_match, user_to_act
+
+LOCALE = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES"
+PO = LOCALE / "django.po"
+MO = LOCALE / "django.mo"
+
+# Words a player reads on the site in English, which must not be left on a Dutch page (game names,
+# player names and words Dutch shares with English, such as "Chat" or "bot", are not among them).
+ENGLISH_WORDS = set(
+    """
+    the your you turn move moves match matches seat waiting left until rules history send message games
+    leaderboards new out skip board piece pieces square select place placed choose another cards card
+    none grey play area queen spades hearts diamonds clubs ace jack king it watching whole first second
+    advantage to on and or took from captured gains chose go reserve periods period day days hour
+    hours minutes seconds no yet messages say something nice inbox
+    """.split()
+)
+
+
+def gettext_tool(name: str) -> str:
+    path = shutil.which(name)
+    require(path is not None, f"GNU gettext's {name} is not installed (apt-get install gettext)")
+    return path
+
+
+def catalogue(path: Path) -> dict:
+    with path.open("rb") as handle:
+        return gettext.GNUTranslations(handle)._catalog
+
+
+def visible_words(html: str) -> set[str]:
+    """The words a reader sees: no tags, scripts, styles or SVG, no attribute values."""
+    text = re.sub(r"<(script|style|svg|title)\b.*?</\1>", " ", html, flags=re.S | re.I)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return {word.lower() for word in re.findall(r"[A-Za-z']+", text)}
+
+
+# --- the catalogue -------------------------------------------------------------------------------------
+
+
+def test_every_message_has_a_dutch_translation_none_fuzzy():
+    msgattrib = gettext_tool("msgattrib")
+    for flag in ("--untranslated", "--only-fuzzy"):
+        out = subprocess.run([msgattrib, flag, "--no-wrap", str(PO)], capture_output=True, text=True, check=True)
+        entries = [m for m in re.findall(r'^msgid (".*")$', out.stdout, flags=re.M) if m != '""']
+        assert entries == [], f"{flag}: {entries[:10]}"
+    assert "#, fuzzy" not in PO.read_text()
+
+
+def test_the_catalogue_compiles_and_the_committed_mo_is_its_compilation(tmp_path):
+    msgfmt = gettext_tool("msgfmt")
+    fresh = tmp_path / "django.mo"
+    result = subprocess.run([msgfmt, "--check", "-o", str(fresh), str(PO)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert MO.exists(), "locale/nl/LC_MESSAGES/django.mo is committed (run manage.py messages)"
+    assert catalogue(MO) == catalogue(fresh), "django.mo is out of date: run manage.py messages"
+
+
+def test_every_jinja2_msgid_is_in_the_catalogue():
+    from games.management.commands.messages import jinja_messages
+
+    known = catalogue(MO)
+    missing = []
+    for template, line, message in jinja_messages():
+        key = (message[0], 0) if isinstance(message, tuple) else message
+        if key not in known:
+            missing.append(f"{template}:{line}: {message!r}")
+    assert missing == [], "run manage.py messages and translate:\n" + "\n".join(missing)
+
+
+def test_every_presenter_word_of_solitaire_chess_is_in_the_catalogue():
+    source = (Path(settings.BASE_DIR) / "games/engines/solitaire_chess/board.py").read_text()
+    known = catalogue(MO)
+    found = re.findall(r'\b_\(\s*"((?:[^"\\]|\\.)*)"', source)
+    assert len(found) > 20
+    assert [m for m in found if m not in known] == []
+
+
+# --- pages ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_visitor_gets_the_language_the_browser_asks_for(client):
+    dutch = client.get("/games/", HTTP_ACCEPT_LANGUAGE="nl-NL,nl;q=0.9,en;q=0.5")
+    page = dutch.content.decode()
+    assert '<html lang="nl">' in page and "Spellen" in page and "Spelregels" in page and "Inloggen" in page
+    assert dutch["Content-Language"] == "nl"
+    english = Client().get("/games/", HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.8").content.decode()
+    assert '<html lang="en">' in english and "How to play" in english
+    assert '<html lang="en">' in Client().get("/games/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()  # default
+
+
+@pytest.mark.django_db
+def test_a_members_own_setting_wins_over_the_browser(alice, client_for):
+    alice.language = "en"
+    alice.save()
+    page = client_for(alice).get("/settings/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<html lang="en">' in page and "Settings" in page
+    alice.language = "nl"
+    alice.save()
+    page = client_for(alice).get("/settings/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="nl">' in page and "Instellingen" in page and "Weergavenaam" in page
+
+
+@pytest.mark.django_db
+def test_the_board_page_and_its_fragment_in_dutch(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    mover = user_to_act(match).user
+    mover.language = "nl"
+    mover.save()
+    page = client_for(mover).get(f"/matches/{match.pk}/").content.decode()
+    assert '<html lang="nl">' in page and "Jij bent aan de beurt." in page and "Spelregels van" in page
+    assert 'data-units="dag|dagen|uur|uur"' in page
+    fragment = client_for(mover).get(f"/matches/{match.pk}/?since=0", HTTP_HX_REQUEST="true").content.decode()
+    assert "Jij bent aan de beurt." in fragment
+    leftover = visible_words(page) & ENGLISH_WORDS
+    assert leftover == set(), f"English words on the Dutch board: {sorted(leftover)}"
+
+
+@pytest.mark.django_db
+def test_the_language_switch_works_without_javascript_and_sticks_to_the_account(alice):
+    # A visitor: the cookie carries the choice.
+    visitor = Client()
+    page = visitor.get("/games/").content.decode()
+    assert 'action="/language/"' in page and 'name="language" value="nl"' in page
+    response = visitor.post("/language/", {"language": "nl", "next": "/games/"})
+    assert response.status_code == 302 and response["Location"] == "/games/"
+    assert '<html lang="nl">' in visitor.get("/games/").content.decode()
+    # A member: kept on the account, so another browser (no cookie) gets it too.
+    member = Client()
+    member.force_login(alice)
+    member.post("/language/", {"language": "nl", "next": "/settings/"})
+    alice.refresh_from_db()
+    assert alice.language == "nl"
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    page = elsewhere.get("/settings/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="nl">' in page and 'name="language" value="en"' in page
+    member.post("/language/", {"language": "en", "next": "/"})
+    alice.refresh_from_db()
+    assert alice.language == "en"
+    # Not a language of the site: nothing changes.
+    member.post("/language/", {"language": "xx", "next": "/"})
+    alice.refresh_from_db()
+    assert alice.language == "en"
+
+
+@pytest.mark.django_db
+def test_the_settings_form_sets_the_language(alice, client_for):
+    c = client_for(alice)
+    form = {"display_name": "", "language": "nl", "time_zone": "UTC"}
+    assert c.post("/settings/", form).status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == "nl"
+    page = c.get("/settings/").content.decode()
+    assert '<html lang="nl">' in page and "Your settings are saved." in page  # said before the change
+    c.post("/settings/", form)
+    assert "Je instellingen zijn opgeslagen." in c.get("/settings/").content.decode()
+
+
+@pytest.mark.django_db
+def test_error_messages_of_actions_follow_the_language(alice, bob):
+    from games import actions
+
+    match = start_match(alice, [bob])
+    waiting = match.seats.exclude(to_act=True).get().user
+    with translation.override("nl"), pytest.raises(actions.ActionError) as error:
+        actions.do_move(match.pk, waiting, match.version, {"type": "order", "first": True})
+    assert str(error.value) == "Je bent niet aan de beurt."
+
+
+# --- emails --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_each_email_is_in_its_recipients_language_not_the_senders(alice, bob, django_capture_on_commit_callbacks):
+    from games import actions
+
+    bob.language = "nl"
+    bob.save()
+    alice.language = "en"
+    alice.save()
+    # alice (English) invites bob (Dutch): bob's email is Dutch.
+    with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
+        match = actions.create_match(
+            alice, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("invite", "bob")]
+        )
+    invitation = mail.outbox[-1]
+    assert invitation.to == [bob.email]
+    assert invitation.subject == "[Dizzysite] alice nodigt je uit voor Solitaire Chess"
+    assert "Hallo bob," in invitation.body and "Open de partij om aan te nemen of af te slaan" in invitation.body
+    assert "Hallo bob," in invitation.alternatives[0][0] and "e-mailvoorkeuren" in invitation.alternatives[0][0]
+    mail.outbox.clear()
+    # bob (browsing in Dutch) invites alice (English): alice's email is English.
+    with translation.override("nl"), django_capture_on_commit_callbacks(execute=True):
+        actions.create_match(bob, "solitaire-chess", [actions.SeatSpec("me"), actions.SeatSpec("invite", "alice")])
+    invitation = mail.outbox[-1]
+    assert invitation.to == [alice.email]
+    assert invitation.subject == "[Dizzysite] bob invites you to Solitaire Chess"
+    assert "Hello alice," in invitation.body and "Open the match to accept or decline" in invitation.body
+    assert match.pk
+
+
+@pytest.mark.django_db
+def test_a_dutch_your_turn_email_reads_the_move_in_dutch(alice, bob, django_capture_on_commit_callbacks):
+    from games import actions
+    from games.engines.registry import get_engine
+
+    match = start_match(alice, [bob])
+    for user in (alice, bob):
+        user.language = "nl"
+        user.save()
+    mail.outbox.clear()
+    seat = user_to_act(match)
+    engine = get_engine(match.game)
+    match.refresh_from_db()
+    with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
+        while True:
+            actions.do_move(match.pk, seat.user, match.version, engine.legal_moves(match.state, seat.number)[0])
+            match.refresh_from_db()
+            if not match.seats.get(number=seat.number).to_act:
+                break
+    message = mail.outbox[-1]
+    assert message.subject.startswith("[Dizzysite] Jouw beurt in Solitaire Chess")
+    assert "Laatste zet:" in message.body
+    assert "chose to go" not in message.body and "placed a piece" not in message.body
