@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The words of our scripts in the page's language (locale/nl/LC_MESSAGES/djangojs.po).
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("notifications.urls")),

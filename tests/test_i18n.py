@@ -27,6 +27,7 @@ from tests.helpers import start_match, user_to_act
 LOCALE = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES"
 PO = LOCALE / "django.po"
 MO = LOCALE / "django.mo"
+DOMAINS = ["django", "djangojs"]  # the templates' and Python's words; the scripts' (static/js)
 
 # Words a player reads on the site in English, which must not be left on a Dutch page (game names,
 # player names and words Dutch shares with English, such as "Chat" or "bot", are not among them).
@@ -62,22 +63,25 @@ def visible_words(html: str) -> set[str]:
 # --- the catalogue -------------------------------------------------------------------------------------
 
 
-def test_every_message_has_a_dutch_translation_none_fuzzy():
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_message_has_a_dutch_translation_none_fuzzy(domain):
     msgattrib = gettext_tool("msgattrib")
+    po = LOCALE / f"{domain}.po"
     for flag in ("--untranslated", "--only-fuzzy"):
-        out = subprocess.run([msgattrib, flag, "--no-wrap", str(PO)], capture_output=True, text=True, check=True)
+        out = subprocess.run([msgattrib, flag, "--no-wrap", str(po)], capture_output=True, text=True, check=True)
         entries = [m for m in re.findall(r'^msgid (".*")$', out.stdout, flags=re.M) if m != '""']
         assert entries == [], f"{flag}: {entries[:10]}"
-    assert "#, fuzzy" not in PO.read_text()
+    assert "#, fuzzy" not in po.read_text()
 
 
-def test_the_catalogue_compiles_and_the_committed_mo_is_its_compilation(tmp_path):
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_catalogue_compiles_and_the_committed_mo_is_its_compilation(domain, tmp_path):
     msgfmt = gettext_tool("msgfmt")
-    fresh = tmp_path / "django.mo"
-    result = subprocess.run([msgfmt, "--check", "-o", str(fresh), str(PO)], capture_output=True, text=True)
+    po, mo, fresh = LOCALE / f"{domain}.po", LOCALE / f"{domain}.mo", tmp_path / f"{domain}.mo"
+    result = subprocess.run([msgfmt, "--check", "-o", str(fresh), str(po)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert MO.exists(), "locale/nl/LC_MESSAGES/django.mo is committed (run manage.py messages)"
-    assert catalogue(MO) == catalogue(fresh), "django.mo is out of date: run manage.py messages"
+    assert mo.exists(), f"locale/nl/LC_MESSAGES/{domain}.mo is committed (run manage.py messages)"
+    assert catalogue(mo) == catalogue(fresh), f"{domain}.mo is out of date: run manage.py messages"
 
 
 def test_every_jinja2_msgid_is_in_the_catalogue():
@@ -135,6 +139,7 @@ def test_the_board_page_and_its_fragment_in_dutch(alice, bob, client_for):
     page = client_for(mover).get(f"/matches/{match.pk}/").content.decode()
     assert '<html lang="nl">' in page and "Jij bent aan de beurt." in page and "Spelregels van" in page
     assert 'data-units="dag|dagen|uur|uur"' in page
+    assert 'src="/jsi18n/"' in page
     fragment = client_for(mover).get(f"/matches/{match.pk}/?since=0", HTTP_HX_REQUEST="true").content.decode()
     assert "Jij bent aan de beurt." in fragment
     leftover = visible_words(page) & ENGLISH_WORDS
@@ -248,3 +253,10 @@ def test_a_dutch_your_turn_email_reads_the_move_in_dutch(alice, bob, django_capt
     assert message.subject.startswith("[Dizzysite] Jouw beurt in Solitaire Chess")
     assert "Laatste zet:" in message.body
     assert "chose to go" not in message.body and "placed a piece" not in message.body
+
+
+@pytest.mark.django_db
+def test_the_scripts_words_come_from_the_javascript_catalogue(client):
+    script = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Laat het me weten" in script and "Nu niet" in script
+    assert "Laat het me weten" not in Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en").content.decode()

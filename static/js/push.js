@@ -3,6 +3,8 @@
 // page's button, or a gentle prompt after their move, never on page load), and refreshes the inbox bell.
 (() => {
   const ASKED = "dizzy-push-asked"; // the prompt is offered once per browser
+  // Words in the page's language: Django's JavaScript catalogue (/jsi18n/, loaded before this file).
+  const gettext = (text) => (window.gettext ? window.gettext(text) : text);
   const canPush = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
   if ("serviceWorker" in navigator) {
@@ -34,9 +36,9 @@
   async function subscribe() {
     // Asked first, while the click still counts as the player's own gesture.
     const permission = await Notification.requestPermission();
-    if (permission !== "granted") throw new Error("Notifications are blocked for this site in your browser's settings.");
+    if (permission !== "granted") throw new Error(gettext("Notifications are blocked for this site in your browser's settings."));
     const reply = await fetch("/push/key/", { credentials: "same-origin" });
-    if (!reply.ok) throw new Error("Notifications are not available on this site now.");
+    if (!reply.ok) throw new Error(gettext("Notifications are not available on this site now."));
     const { key } = await reply.json();
     const registration = await navigator.serviceWorker.register("/sw.js");
     await navigator.serviceWorker.ready;
@@ -50,7 +52,7 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
       body: JSON.stringify(subscription.toJSON ? subscription.toJSON() : subscription),
     });
-    if (!saved.ok) throw new Error("The site could not save this device.");
+    if (!saved.ok) throw new Error(gettext("The site could not save this device."));
   }
 
   // The settings page: a button to turn notifications on for this device.
@@ -59,16 +61,16 @@
     const status = document.querySelector("[data-push-status]");
     if (!button || !status) return;
     if (!canPush) {
-      status.textContent = "This browser cannot receive notifications from websites.";
+      status.textContent = gettext("This browser cannot receive notifications from websites.");
       return;
     }
     button.hidden = false;
     button.addEventListener("click", async () => {
       button.disabled = true;
-      status.textContent = "Turning notifications on…";
+      status.textContent = gettext("Turning notifications on…");
       try {
         await subscribe();
-        status.textContent = "Notifications are on for this device.";
+        status.textContent = gettext("Notifications are on for this device.");
         window.location.reload();
       } catch (error) {
         status.textContent = error.message;
@@ -87,11 +89,11 @@
     const prompt = document.createElement("section");
     prompt.id = "push-prompt";
     prompt.className = "panel push-prompt";
-    prompt.setAttribute("aria-label", "Notifications");
+    prompt.setAttribute("aria-label", gettext("Notifications"));
     prompt.innerHTML =
-      '<p>Your move is in. Shall this device tell you when it is your turn again?</p>' +
-      '<p><button type="button" class="primary" data-answer="yes">Notify me</button> ' +
-      '<button type="button" data-answer="no">Not now</button></p><p role="status" class="muted"></p>';
+      `<p>${gettext("Your move is in. Shall this device tell you when it is your turn again?")}</p>` +
+      `<p><button type="button" class="primary" data-answer="yes">${gettext("Notify me")}</button> ` +
+      `<button type="button" data-answer="no">${gettext("Not now")}</button></p><p role="status" class="muted"></p>`;
     const main = document.getElementById("main");
     main.insertBefore(prompt, main.firstChild);
     prompt.addEventListener("click", async (click) => {
@@ -101,7 +103,7 @@
       if (answer === "no") return prompt.remove();
       try {
         await subscribe();
-        prompt.querySelector("[role=status]").textContent = "Done: you will be notified on this device.";
+        prompt.querySelector("[role=status]").textContent = gettext("Done: you will be notified on this device.");
       } catch (error) {
         prompt.querySelector("[role=status]").textContent = error.message;
       }

@@ -4,7 +4,7 @@ makemessages reads Django templates and Python; the board pages' Jinja2 template
 their msgids (`_("...")`, `gettext`, `ngettext`, `{% trans %}`) are first extracted with Jinja2's own
 parser into a short-lived Python file it does read. Then: translate the new or changed entries in
 locale/nl/LC_MESSAGES/django.po (no empty, no fuzzy: tests/test_i18n.py checks), and run this again to
-compile django.mo, which is committed.
+compile django.mo, which is committed. The scripts' words (static/js) go to djangojs.po the same way.
 """
 
 from __future__ import annotations
@@ -65,5 +65,16 @@ class Command(BaseCommand):
             )
         finally:
             SCRATCH.unlink(missing_ok=True)
-        po = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES" / "django.po"
-        subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+        # The scripts' words (static/js, gettext() from the JavaScript catalogue at /jsi18n/).
+        call_command(
+            "makemessages",
+            locale=["nl"],
+            domain="djangojs",
+            no_obsolete=True,
+            no_wrap=True,
+            ignore_patterns=["staticfiles/*", "test-artifacts/*", "var/*", "*.min.js", "django_htmx/*"],
+            verbosity=options["verbosity"],
+        )
+        for domain in ("django", "djangojs"):
+            po = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES" / f"{domain}.po"
+            subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
