@@ -39,16 +39,21 @@ class MatchForm(forms.Form):
         for option in engine.options:
             name = f"option_{option.name}"
             if option.kind == "bool":
-                self.fields[name] = forms.BooleanField(label=option.label, required=False, initial=option.default)
+                self.fields[name] = forms.BooleanField(label=_(option.label), required=False, initial=option.default)
             elif option.kind == "int":
                 self.fields[name] = forms.IntegerField(
-                    label=option.label, initial=option.default, min_value=option.min_value, max_value=option.max_value
+                    label=_(option.label),
+                    initial=option.default,
+                    min_value=option.min_value,
+                    max_value=option.max_value,
                 )
             else:
                 self.fields[name] = forms.ChoiceField(
-                    label=option.label, choices=option.choices, initial=option.default
+                    label=_(option.label),
+                    choices=[(value, _(label)) for value, label in option.choices],
+                    initial=option.default,
                 )
-            self.fields[name].help_text = option.help
+            self.fields[name].help_text = _(option.help) if option.help else ""  # the engine marks its words
         self.fields["time_preset"] = forms.ChoiceField(
             label=_("Time control"),
             choices=[(key, label) for key, (label, *_rest) in TimeControl.PRESETS.items()] + [("custom", _("Custom"))],

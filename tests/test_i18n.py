@@ -260,3 +260,13 @@ def test_the_scripts_words_come_from_the_javascript_catalogue(client):
     script = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Laat het me weten" in script and "Nu niet" in script
     assert "Laat het me weten" not in Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_new_match_form_in_dutch_with_the_engines_options(alice, client_for):
+    alice.language = "nl"
+    alice.save()
+    page = client_for(alice).get("/matches/new/?game=solitaire-chess").content.decode()
+    assert "Nieuwe partij Solitaire Chess" in page and "Spelvorm" in page and "Doodsduel" in page
+    assert "Speler met het voordeel" in page and "Door het lot bepaald" in page and "Bedenktijd" in page
+    assert "Rule set" not in page and "Advantage player" not in page

@@ -40,6 +40,7 @@ from games.engines.base import (
     random_bot,
 )
 from games.engines.dizzy_duo_battle.bots import hard_bot, normal_bot
+from games.engines.words import gettext_noop
 
 HAND_SIZE = 6
 TURNS_BEFORE_ATTACK = 3  # ruling DD-7
@@ -122,37 +123,47 @@ class DizzyDuoBattle(Engine):
     min_players = 2  # ruling DD-1
     max_players = 6
     options = (
-        Option("lives", "int", 20, "Lives", min_value=1, max_value=500, help="Lives each player starts with."),
+        Option(
+            "lives",
+            "int",
+            20,
+            gettext_noop("Lives"),
+            min_value=1,
+            max_value=500,
+            help=gettext_noop("Lives each player starts with."),
+        ),
         Option(
             "lifeline",
             "bool",
             False,
-            "Lifeline",
-            help="A player who falls to 0 returns once, with the fewest lives of the players still in.",
+            gettext_noop("Lifeline"),
+            help=gettext_noop("A player who falls to 0 returns once, with the fewest lives of the players still in."),
         ),
         Option(
             "points_target",
             "int",
             0,
-            "Points target",
+            gettext_noop("Points target"),
             min_value=0,
             max_value=1000,
-            help="0: play for lives. Above 0: play for points from 0; only the winner of a fight scores "
-            "and the first to reach the target wins (lives and lifeline then do not apply).",
+            help=gettext_noop(
+                "0: play for lives. Above 0: play for points from 0; only the winner of a fight scores "
+                "and the first to reach the target wins (lives and lifeline then do not apply)."
+            ),
         ),
         Option(
             "open_battles",
             "bool",
             False,
-            "Open battles",
-            help="Every Dizzy Duo of an attack is shown to everyone.",
+            gettext_noop("Open battles"),
+            help=gettext_noop("Every Dizzy Duo of an attack is shown to everyone."),
         ),
         Option(
             "main_attack",
             "bool",
             False,
-            "Main attack",
-            help="Attack by taking a card and discarding a head card instead of turning a blind card.",
+            gettext_noop("Main attack"),
+            help=gettext_noop("Attack by taking a card and discarding a head card instead of turning a blind card."),
         ),
     )
     bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

@@ -47,6 +47,7 @@ from games.engines.flower_field.fields import (
     is_connected,
     parse_rows,
 )
+from games.engines.words import gettext_noop
 
 LIVES = 5  # ruling FF-1
 HIDDEN_PER_PLAYER = 2  # ruling FF-2
@@ -72,9 +73,13 @@ class FlowerFieldEngine(Engine):
             name="advantage",
             kind="choice",
             default="random",
-            label="Advantage player",
-            choices=(("random", "Drawn at random"), ("0", "First seat"), ("1", "Second seat")),
-            help="The advantage player chooses to go first or second.",
+            label=gettext_noop("Advantage player"),
+            choices=(
+                ("random", gettext_noop("Drawn at random")),
+                ("0", gettext_noop("First seat")),
+                ("1", gettext_noop("Second seat")),
+            ),
+            help=gettext_noop("The advantage player chooses to go first or second."),
         ),
     )
     bots = {"random": bots.random_bot, "normal": bots.normal_bot, "hard": bots.hard_bot}

@@ -53,6 +53,7 @@ from games.engines.lizzy_ghosties.rules import (
     parts_held,
     tops,
 )
+from games.engines.words import gettext_noop
 
 OPENING = "opening"
 TRANSITION = "transition"
@@ -136,8 +137,8 @@ class LizzyGhosties(Engine):
             name="dicey",
             kind="bool",
             default=False,
-            label="Dicey Lizzy Ghosties",
-            help="Throw the three Dizzy Dice instead of drawing from the side stack to decide events.",
+            label=gettext_noop("Dicey Lizzy Ghosties"),
+            help=gettext_noop("Throw the three Dizzy Dice instead of drawing from the side stack to decide events."),
         ),
     )
     bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

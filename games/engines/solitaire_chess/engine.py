@@ -67,18 +67,26 @@ class SolitaireChess(Engine):
             "ruleset",
             "choice",
             DEATH,
-            "Rule set",
-            choices=((DEATH, "Death Match"), (FINAL, "Final Match")),
-            help="Death Match: captures give the capturer pieces; running out of time loses. Final Match: "
-            "at most 3 pieces in the play area, captures give both players pieces.",
+            gettext_noop("Rule set"),
+            choices=((DEATH, gettext_noop("Death Match")), (FINAL, gettext_noop("Final Match"))),
+            help=gettext_noop(
+                "Death Match: captures give the capturer pieces; running out of time loses. Final Match: "
+                "at most 3 pieces in the play area, captures give both players pieces."
+            ),
         ),
         Option(
             "advantage",
             "choice",
             "random",
-            "Advantage player",
-            choices=(("random", "Drawn at random"), ("0", "First seat"), ("1", "Second seat")),
-            help="The advantage player chooses to go first or second. In a Death Match they also win a tie.",
+            gettext_noop("Advantage player"),
+            choices=(
+                ("random", gettext_noop("Drawn at random")),
+                ("0", gettext_noop("First seat")),
+                ("1", gettext_noop("Second seat")),
+            ),
+            help=gettext_noop(
+                "The advantage player chooses to go first or second. In a Death Match they also win a tie."
+            ),
         ),
     )
     bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
