@@ -318,7 +318,15 @@ def hard_bot(
     me = view["seat"]
     # The normal bot's choice first: ties and too-short searches fall back on it.
     favourite = normal_bot(view, legal, random.Random(rng.random()))
-    candidates = [favourite] + _alternatives(view, legal, favourite)
+    alternatives = _alternatives(view, legal, favourite)
+    if sum(1 for out in view["out"] if not out) > 2:
+        # At a table the quick rollouts misjudge when to attack (their players attack far more
+        # readily than real ones, so waiting looks too good): the search only picks takes and
+        # discards there, and attacks stay the normal bot's decision.
+        if favourite["type"] == "attack":
+            return favourite
+        alternatives = [m for m in alternatives if m["type"] != "attack"]
+    candidates = [favourite] + alternatives
     if len(candidates) == 1:
         return favourite
     budget = HARD_BUDGET_S if budget_s is None else budget_s
