@@ -43,9 +43,10 @@ def scratch_source(messages) -> str:
     for name, line, message in messages:
         lines.append(f"# {name}:{line}")
         if isinstance(message, tuple):
-            lines.append(f"ngettext({json.dumps(message[0])}, {json.dumps(message[1])}, 2)")
+            singular, plural = (json.dumps(m, ensure_ascii=False) for m in message)
+            lines.append(f"ngettext({singular}, {plural}, 2)")
         else:
-            lines.append(f"gettext({json.dumps(message)})")
+            lines.append(f"gettext({json.dumps(message, ensure_ascii=False)})")
     return "\n".join(lines) + "\n"
 
 
