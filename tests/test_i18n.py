@@ -270,3 +270,11 @@ def test_the_new_match_form_in_dutch_with_the_engines_options(alice, client_for)
     assert "Nieuwe partij Solitaire Chess" in page and "Spelvorm" in page and "Doodsduel" in page
     assert "Speler met het voordeel" in page and "Door het lot bepaald" in page and "Bedenktijd" in page
     assert "Rule set" not in page and "Advantage player" not in page
+
+
+@pytest.mark.django_db
+def test_allauths_pages_follow_the_language(client):
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<html lang="nl">' in page and "Wachtwoord" in page
+    page = Client().get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="en">' in page and "Password" in page
