@@ -28,6 +28,7 @@ from dizzysite import safe_json
 from games import clock
 from games.engines.base import BadOptions, Engine, IllegalMove
 from games.engines.registry import get_engine, get_spec
+from games.i18n import tr
 from games.models import BOT_LEVELS, HISTORY_TAIL, Match, Move, Seat, TimeControl, fill_names, seat_names
 from notifications.models import Kind
 from notifications.service import notify
@@ -369,8 +370,8 @@ def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, An
         raise ActionError(gettext("It is not your turn."))
     try:
         state, entries = engine.apply(match.state, seat_number, move)
-    except IllegalMove as error:
-        raise ActionError(str(error)) from None
+    except IllegalMove as error:  # the engine's words (a Msg for Solitaire Chess) in the player's language
+        raise ActionError(tr(error.args[0]) if error.args else str(error)) from None
     _record(match, engine, seat_number, Move.Kind.MOVE, move, state, entries, by_bot)
 
 

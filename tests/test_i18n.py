@@ -278,3 +278,17 @@ def test_allauths_pages_follow_the_language(client):
     assert '<html lang="nl">' in page and "Wachtwoord" in page
     page = Client().get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<html lang="en">' in page and "Password" in page
+
+
+@pytest.mark.django_db
+def test_an_illegal_solitaire_chess_move_is_refused_in_the_players_language(alice, bob):
+    from games import actions
+
+    match = start_match(alice, [bob])
+    mover = user_to_act(match).user
+    with translation.override("nl"), pytest.raises(actions.ActionError) as error:
+        actions.do_move(match.pk, mover, match.version, {"type": "place", "to": "e5"})
+    assert str(error.value) == "Je kunt nu geen stuk plaatsen: kies eerst de speelvolgorde."
+    with pytest.raises(actions.ActionError) as error:
+        actions.do_move(match.pk, mover, match.version, {"type": "place", "to": "e5"})
+    assert str(error.value) == "You cannot place a piece now: first choose the order of play."

@@ -51,10 +51,10 @@ def logged(template: str, audience: str | list[int] = "all", **values: Any) -> d
     entry has; "msg" and "args" let the site show it in the viewer's language, today or years later
     (games.i18n.entry_text). Seats stay "{p0}" placeholders: pass them as values, like "{p0}"."""
     return {
-        "text": str(Msg(template, **values)),
+        "text": template.format(**values) if values else template,
         "audience": audience,
         "msg": template,
-        "args": {key: _stored(value) for key, value in values.items()},
+        "args": {key: _stored(value) for key, value in values.items()} if values else {},
     }
 
 

@@ -147,11 +147,11 @@ class SolitaireChess(Engine):
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if state["turn"] is None:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(_("The game is over."))
         if state["turn"] != seat:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(_("It is not your turn."))
         if not isinstance(move, dict):
-            raise IllegalMove("A move must be an object with a type.")
+            raise IllegalMove(_("A move must be an object with a type."))
         new = _copy_state(state)
         entries: list[LogEntry] = []
         kind = move.get("type")
@@ -164,7 +164,7 @@ class SolitaireChess(Engine):
         elif kind == "swap":
             self._swap(new, seat, move, entries)
         else:
-            raise IllegalMove(f"Unknown kind of move: {kind!r}.")
+            raise IllegalMove(_("Unknown kind of move: {kind}.", kind=repr(kind)))
         new["last_move"] = {"seat": seat, **move}
         new["turn_number"] += 1
         if kind == "order":
@@ -177,7 +177,7 @@ class SolitaireChess(Engine):
         """Ruling SC-7: Death Match -> the late player loses; Final Match -> their pieces are removed
         and they take no more turns, while the other player plays on."""
         if state["turn"] != seat:
-            raise IllegalMove("Only the player whose turn it is can run out of time.")
+            raise IllegalMove(_("Only the player whose turn it is can run out of time."))
         new = _copy_state(state)
         entries: list[LogEntry] = []
         new["turn_number"] += 1
@@ -205,10 +205,10 @@ class SolitaireChess(Engine):
 
     def _choose_order(self, state: State, seat: int, move: Move, entries: list[LogEntry]) -> None:
         if state["phase"] != ORDER:
-            raise IllegalMove("The order of play has already been chosen.")
+            raise IllegalMove(_("The order of play has already been chosen."))
         first = move.get("first")
         if not isinstance(first, bool):
-            raise IllegalMove("Choose to go first or second.")
+            raise IllegalMove(_("Choose to go first or second."))
         state["first"] = seat if first else 1 - seat
         state["phase"] = SETUP
         template = (
@@ -218,27 +218,27 @@ class SolitaireChess(Engine):
 
     def _place(self, state: State, seat: int, move: Move, entries: list[LogEntry]) -> None:
         if state["phase"] not in (SETUP, PLAYING):
-            raise IllegalMove("You cannot place a piece now: first choose the order of play.")
+            raise IllegalMove(_("You cannot place a piece now: first choose the order of play."))
         if state["in_hand"][seat] <= 0:
-            raise IllegalMove("You have no pieces left to place.")
+            raise IllegalMove(_("You have no pieces left to place."))
         target = move.get("to")
         if not isinstance(target, str) or KIND.get(target) != GREY:
-            raise IllegalMove("Pieces are placed on the grey squares around the play area.")
+            raise IllegalMove(_("Pieces are placed on the grey squares around the play area."))
         if target in state["pieces"]:
-            raise IllegalMove(f"{target} is already taken.")
+            raise IllegalMove(_("{square} is already taken.", square=target))
         state["pieces"][target] = {"owner": seat, "entered": None}
         state["in_hand"][seat] -= 1
         entries.append(logged(gettext_noop("{player} placed a piece on {square}."), player=_p(seat), square=target))
 
     def _check_origin(self, state: State, seat: int, move: Move) -> tuple[str, str]:
         if state["phase"] != PLAYING:
-            raise IllegalMove("Pieces move only once both players have placed their five pieces.")
+            raise IllegalMove(_("Pieces move only once both players have placed their five pieces."))
         origin, target = move.get("from"), move.get("to")
         if not isinstance(origin, str) or not isinstance(target, str):
-            raise IllegalMove("Say which piece moves (from) and where to (to).")
+            raise IllegalMove(_("Say which piece moves (from) and where to (to)."))
         piece = state["pieces"].get(origin)
         if piece is None or piece["owner"] != seat:
-            raise IllegalMove(f"You have no piece on {origin}.")
+            raise IllegalMove(_("You have no piece on {square}.", square=origin))
         return origin, target
 
     def _move(self, state: State, seat: int, move: Move, entries: list[LogEntry]) -> None:
@@ -250,26 +250,29 @@ class SolitaireChess(Engine):
         if state["ruleset"] == FINAL and KIND[origin] == GREY and rules.in_play_count(state["pieces"], seat) >= limit:
             # ruling SC-5
             raise IllegalMove(
-                f"You already have {limit} pieces in the play area. To bring another in, remove one of "
-                "them in the same turn (a swap)."
+                _(
+                    "You already have {limit} pieces in the play area. To bring another in, remove one of "
+                    "them in the same turn (a swap).",
+                    limit=limit,
+                )
             )
         self._land(state, seat, origin, target, entries, removed="")
 
     def _swap(self, state: State, seat: int, move: Move, entries: list[LogEntry]) -> None:
         """Ruling SC-5 (Final Match): remove one of your 3 play-area pieces, then bring a grey piece in."""
         if state["ruleset"] != FINAL:
-            raise IllegalMove("Swapping a piece in is a Final Match rule.")
+            raise IllegalMove(_("Swapping a piece in is a Final Match rule."))
         origin, target = self._check_origin(state, seat, move)
         removed = move.get("remove")
         pieces = state["pieces"]
         limit = rules.FINAL_MATCH_PLAY_LIMIT
         if rules.in_play_count(pieces, seat) < limit:
-            raise IllegalMove(f"A swap is only for a player with {limit} pieces in the play area.")
+            raise IllegalMove(_("A swap is only for a player with {limit} pieces in the play area.", limit=limit))
         removed_piece = pieces.get(removed) if isinstance(removed, str) else None
         if removed_piece is None or removed_piece["owner"] != seat or KIND[removed] != PLAY:
-            raise IllegalMove("Choose one of your pieces in the play area to remove.")
+            raise IllegalMove(_("Choose one of your pieces in the play area to remove."))
         if KIND[origin] != GREY:
-            raise IllegalMove("A swap brings in a piece from a grey square.")
+            raise IllegalMove(_("A swap brings in a piece from a grey square."))
         del pieces[removed]  # it leaves first (a table rule): its square is free for the newcomer
         problem = rules.why_not(state["cards"], pieces, state["stacks"][seat], origin, target)
         if problem:

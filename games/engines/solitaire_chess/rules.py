@@ -20,11 +20,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engines.words import _, gettext_noop
+
 COLUMNS = "abcdefghij"
 ROWS = range(9)
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+SUIT_SINGULAR = {
+    "C": gettext_noop("club"),
+    "D": gettext_noop("diamond"),
+    "H": gettext_noop("heart"),
+    "S": gettext_noop("spade"),
+}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_VALUE = {rank: value for value, rank in enumerate(RANKS, start=1)}
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
@@ -285,34 +292,43 @@ def why_not(
 
     The Final Match limit is checked by the caller. Must agree with piece_destinations()."""
     if target not in KIND:
-        return f"{target} is not a square of the board."
+        return _("{square} is not a square of the board.", square=target)
     if target == origin:
-        return "A piece must move to another square."
+        return _("A piece must move to another square.")
     kind = KIND[target]
     from_grey = KIND[origin] == GREY
     if kind == GREY:
         if from_grey:
-            return "A piece on a grey square cannot move to another grey square: it must enter the play area."
-        return "A piece in the play area can never move back out to the grey squares."
+            return _("A piece on a grey square cannot move to another grey square: it must enter the play area.")
+        return _("A piece in the play area can never move back out to the grey squares.")
     if kind == HOLE:
-        return f"{target} is a hole: a move may cross it, but nothing can stand there."
+        return _("{square} is a hole: a move may cross it, but nothing can stand there.", square=target)
     if not on_queen_line(origin, target):
-        return "Pieces move like chess queens: in a straight line along a row, a column or a diagonal."
+        return _("Pieces move like chess queens: in a straight line along a row, a column or a diagonal.")
     blocker = first_blocker(pieces, origin, target)
     if blocker is not None:
-        return f"The way from {origin} to {target} is blocked by the piece on {blocker}."
+        return _(
+            "The way from {origin} to {target} is blocked by the piece on {blocker}.",
+            origin=origin,
+            target=target,
+            blocker=blocker,
+        )
     owner = pieces[origin]["owner"]
     piece = pieces.get(target)
     if piece is not None:
         if piece["owner"] == owner:
-            return "You cannot land on your own piece."
+            return _("You cannot land on your own piece.")
         if from_grey:
-            return "A piece cannot capture on the turn it enters the play area."
+            return _("A piece cannot capture on the turn it enters the play area.")
         return None
     card = cards[target]
     stack = stacks[suit_of(card)]
     if stack and not fits(card, stacks):
-        return f"That square's card does not outrank your top {SUIT_SINGULAR[suit_of(card)]} ({stack[-1]})."
+        return _(
+            "That square's card does not outrank your top {suit} ({card}).",
+            suit=_(SUIT_SINGULAR[suit_of(card)]),
+            card=stack[-1],
+        )
     return None
 
 
