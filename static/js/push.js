@@ -15,9 +15,19 @@
     });
   }
 
-  function refreshBell() {
+  // Fetched by hand, not through htmx: an htmx swap here would run the other htmx:afterSettle
+  // handlers (the tab title's count, the live board's title) at moments they do not expect.
+  async function refreshBell() {
     const bell = document.getElementById("inbox-bell");
-    if (bell && window.htmx) window.htmx.trigger(bell, "refresh");
+    if (!bell) return;
+    const reply = await fetch(bell.getAttribute("hx-get"), { credentials: "same-origin" });
+    if (reply.status !== 200) return;
+    const holder = document.createElement("div");
+    holder.innerHTML = (await reply.text()).trim(); // our own fragment, same origin
+    const fresh = holder.firstElementChild;
+    if (!fresh || fresh.id !== "inbox-bell" || !bell.isConnected) return;
+    bell.replaceWith(fresh);
+    if (window.htmx) window.htmx.process(fresh);
   }
 
   function csrfToken() {
@@ -112,8 +122,6 @@
 
   document.addEventListener("DOMContentLoaded", setUpSettings);
   document.addEventListener("htmx:afterRequest", offerAfterMove);
-  // The board redrew (a move, or the opponent's arriving): the inbox may have changed too.
-  document.addEventListener("htmx:afterSettle", (event) => {
-    if (event.detail.target && event.detail.target.id === "board") refreshBell();
-  });
+  // Not refreshed on each board redraw: the live board's own handlers (clock.js) expect that swap
+  // alone; the bell polls every 30 s and a push refreshes it at once.
 })();
