@@ -184,33 +184,35 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, m
 @pytest.mark.parametrize("leak", ["hand in the view", "seed in a comment"])
 def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
     """The audit can fail: plant a leak and it must be found."""
-    engine = available_engines()["dizzy-duo-battle"]
-    users = [make_user("p0"), make_user("p1")]
-    match = actions.create_match(users[0], "dizzy-duo-battle", [SeatSpec("me"), SeatSpec("invite", "p1")])
-    actions.do_join(match.pk, users[1])
-    match.refresh_from_db()
-    if leak == "hand in the view":
-        original = engine.view
-        monkeypatch.setattr(
-            engine, "view", lambda state, seat, **kwargs: {**original(state, seat, **kwargs), "all": state["hands"]}
-        )
-        # ... and a board section that draws it: the presenter's round line.
-        monkeypatch.setattr("games.engines.dizzy_duo_battle.board._about", lambda view: str(view["all"]))
-    else:
-        from games import presenters
+    # Time stands still: the board carries the server's clock (data-now), so only the leak can differ.
+    with time_machine.travel("2026-11-20 12:00Z", tick=False):
+        engine = available_engines()["dizzy-duo-battle"]
+        users = [make_user("p0"), make_user("p1")]
+        match = actions.create_match(users[0], "dizzy-duo-battle", [SeatSpec("me"), SeatSpec("invite", "p1")])
+        actions.do_join(match.pk, users[1])
+        match.refresh_from_db()
+        if leak == "hand in the view":
+            original = engine.view
+            monkeypatch.setattr(
+                engine, "view", lambda state, seat, **kwargs: {**original(state, seat, **kwargs), "all": state["hands"]}
+            )
+            # ... and a board section that draws it: the presenter's round line.
+            monkeypatch.setattr("games.engines.dizzy_duo_battle.board._about", lambda view: str(view["all"]))
+        else:
+            from games import presenters
 
-        original_view = presenters.player_view
+            original_view = presenters.player_view
 
-        def leaky(match, user, params=None, **kwargs):
-            info = original_view(match, user, params, **kwargs)
-            info.history.append((0, [f"<!-- {match.state['rng']['seed']} -->"]))
-            return info
+            def leaky(match, user, params=None, **kwargs):
+                info = original_view(match, user, params, **kwargs)
+                info.history.append((0, [f"<!-- {match.state['rng']['seed']} -->"]))
+                return info
 
-        monkeypatch.setattr("games.views.player_view", leaky)
-    spectator = Client()
-    spectator.force_login(make_user("watcher"))
-    with pytest.raises(AssertionError, match="changes with what the viewer may not know|the seed leaks"):
-        Audit(match, users).check_state(random.Random(1), spectator)
+            monkeypatch.setattr("games.views.player_view", leaky)
+        spectator = Client()
+        spectator.force_login(make_user("watcher"))
+        with pytest.raises(AssertionError, match="changes with what the viewer may not know|the seed leaks"):
+            Audit(match, users).check_state(random.Random(1), spectator)
 
 
 def test_the_audit_catches_a_hand_in_a_push(make_user, monkeypatch):
