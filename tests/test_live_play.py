@@ -222,7 +222,7 @@ def test_the_live_board_beeps_on_your_turn_and_shows_the_opponents_time_running_
     AudioContext counts the tones) and the tab's title says so; then the opponent's clock runs out
     while the player watches, and the board shows the result by itself."""
     ann, ben = make_user("ann", turn_sound=True), make_user("ben")
-    match = start(ann, ben, options={"ruleset": "death"})
+    match = start(ann, ben, options={"ruleset": "death", "advantage": "0"})  # ben moves, then ann
     while to_act(match).user != ben:
         play_first_legal(match)
     page = page_as(browser, live_server, ann)
@@ -235,7 +235,8 @@ def test_the_live_board_beeps_on_your_turn_and_shows_the_opponents_time_running_
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     assert page.locator("#board").get_attribute("data-turn-sound") == "on"
     assert "Waiting for" in page.locator(".turn-banner").inner_text()
-    play_first_legal(match)  # ben moves: ann's board polls every 2 s
+    while to_act(match).user == ben:  # ben moves (choosing the order may leave it his turn): ann's board polls
+        play_first_legal(match)
     page.wait_for_function("() => document.querySelector('.turn-banner.mine') && window.__tones", timeout=POLL_WAIT_MS)
     assert page.evaluate("window.__tones") == 1 and page.title().startswith("Your turn")
 
