@@ -595,11 +595,9 @@ class DizzyDuoBattle(Engine):
         playing = seat is not None and 0 <= seat < players
         mine = playing and not over and state["current"] == seat
         taken = state["taken"]
-        current_take = None
-        if taken is not None:
-            # Taking the open card is seen by all; a blind card only by its taker (ALL-3).
-            visible = taken["from"] == "open" or mine or over
-            current_take = {"from": taken["from"], "card": taken["card"] if visible else None}
+        # Taking the open card is seen by all; a blind card only by its taker (ALL-3).
+        visible = taken is not None and (taken["from"] == "open" or mine or over)
+        current_take = None if taken is None else {"from": taken["from"], "card": taken["card"] if visible else None}
         view: View = {
             "game": self.slug,
             "players": players,

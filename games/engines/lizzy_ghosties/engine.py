@@ -605,31 +605,19 @@ class LizzyGhosties(Engine):
         over = state["phase"] == OVER
         showdown = state["showdown"]
         step = state["step"]
-        teams = None
-        if over:
-            teams = {"lizzies": list(state["result"]["lizzies"]), "ghosts": list(state["result"]["ghosts"])}
-        elif showdown is not None:
-            teams = {"lizzies": list(showdown["lizzies"]), "ghosts": list(showdown["ghosts"])}
-        elif state["phase"] == TRANSITION:
-            # Before the showdown the sides are simply the living Lizzies and the ghosts.
-            living = _living(state)
-            teams = {
-                "lizzies": living,
-                "ghosts": [other for other in range(state["players"]) if other not in living],
+        teams = _teams(state)
+        seats = [
+            {
+                "seat": other,
+                "ghost": stacks is None,
+                "stacks": None if stacks is None else _stacks_view(stacks),
+                "lizzy": None if stacks is None else _lizzy_view(stacks),
+                "pile_size": len(state["piles"][other]),
+                "cards": _cards_of(state, other),
+                "team": None if teams is None else ("lizzies" if other in teams["lizzies"] else "ghosts"),
             }
-        seats = []
-        for other, stacks in enumerate(state["lizzies"]):
-            seats.append(
-                {
-                    "seat": other,
-                    "ghost": stacks is None,
-                    "stacks": None if stacks is None else _stacks_view(stacks),
-                    "lizzy": None if stacks is None else _lizzy_view(stacks),
-                    "pile_size": len(state["piles"][other]),
-                    "cards": _cards_of(state, other),
-                    "team": None if teams is None else ("lizzies" if other in teams["lizzies"] else "ghosts"),
-                }
-            )
+            for other, stacks in enumerate(state["lizzies"])
+        ]
         legal = [] if seat is None else self.legal_moves(state, seat)
         effects = [{"move": move, "effect": effect} for move in legal if (effect := _move_effect(state, move))]
         view: View = {
@@ -671,13 +659,7 @@ class LizzyGhosties(Engine):
                 "extra_turn": showdown["extra_turn"],
             }
         if over or ended:
-            # ALL-3: after the end (however the match ended) everything is public, the cards below the tops too.
-            view["revealed"] = {
-                "lizzies": [None if stacks is None else _copy_stacks(stacks) for stacks in state["lizzies"]],
-                "piles": [list(pile) for pile in state["piles"]],
-                "burn": _copy_stacks(state["burn"]),
-                "side_stack": list(state["side"]),
-            }
+            view["revealed"] = _revealed(state)
         return view
 
     def result(self, state: State) -> Result | None:
@@ -972,6 +954,29 @@ def _plain_ints(move: Move) -> bool:
 
 
 # --- views ---------------------------------------------------------------------------------------
+
+
+def _revealed(state: State) -> dict[str, Any]:
+    """ALL-3: after the end (however the match ended) everything is public, the cards below the tops too."""
+    return {
+        "lizzies": [None if stacks is None else _copy_stacks(stacks) for stacks in state["lizzies"]],
+        "piles": [list(pile) for pile in state["piles"]],
+        "burn": _copy_stacks(state["burn"]),
+        "side_stack": list(state["side"]),
+    }
+
+
+def _teams(state: State) -> dict[str, list[int]] | None:
+    """The sides, once there are any: at the end, in the showdown, or just before it."""
+    if state["phase"] == OVER:
+        return {"lizzies": list(state["result"]["lizzies"]), "ghosts": list(state["result"]["ghosts"])}
+    if state["showdown"] is not None:
+        return {"lizzies": list(state["showdown"]["lizzies"]), "ghosts": list(state["showdown"]["ghosts"])}
+    if state["phase"] == TRANSITION:
+        # Before the showdown the sides are simply the living Lizzies and the ghosts.
+        living = _living(state)
+        return {"lizzies": living, "ghosts": [other for other in range(state["players"]) if other not in living]}
+    return None
 
 
 def _stacks_view(stacks: Stacks) -> dict[str, dict[str, Any]]:
