@@ -125,51 +125,8 @@ def create_match(
         parsed_options = engine.parse_options(options, len(seats))
     except BadOptions as error:
         raise ActionError(str(error)) from None
-    if time_preset == "custom":
-        if (
-            custom_clock is None
-            or custom_clock[0] < 60
-            or custom_clock[1] < 0
-            or custom_clock[2] < 60 * (custom_clock[1] > 0)
-        ):
-            raise ActionError(gettext("A custom clock needs at least a minute per turn and per reserve period."))
-    elif time_preset not in TimeControl.PRESETS:
-        raise ActionError(gettext("Choose one of the time controls offered."))
-    if [s.kind for s in seats].count("me") != 1:
-        raise ActionError(gettext("You take exactly one seat in a match you create."))
-    levels = {level for level, _ in BOT_LEVELS} & set(engine.bots)
-    invited: set[int] = set()
-    seat_rows = []
-    for number, spec in enumerate(seats):
-        row = Seat(number=number)
-        if spec.kind == "me":
-            row.user, row.accepted = user, True
-        elif spec.kind == "bot":
-            if spec.value not in levels:
-                raise ActionError(
-                    gettext("Seat %(number)d: %(game)s has no bot of level %(level)r.")
-                    % {"number": number + 1, "game": engine.name, "level": spec.value}
-                )
-            row.bot_level = spec.value
-        elif spec.kind == "invite":
-            invitee = User.objects.filter(username__iexact=spec.value.strip(), is_active=True).first()
-            if invitee is None:
-                message = gettext("Seat %(number)d: there is no player called %(name)r.")
-                raise ActionError(message % {"number": number + 1, "name": spec.value})
-            if invitee.pk == user.pk or invitee.pk in invited:
-                message = gettext("Seat %(number)d: %(name)s already has a seat.")
-                raise ActionError(message % {"number": number + 1, "name": invitee.username})
-            if invitee.blocks.filter(blocked=user).exists():
-                raise ActionError(
-                    gettext("Seat %(number)d: %(name)s does not accept your invitations.")
-                    % {"number": number + 1, "name": invitee.username}
-                )
-            invited.add(invitee.pk)
-            row.user = invitee
-        elif spec.kind != "open":
-            message = gettext("Seat %(number)d: choose open, a bot or a player to invite.")
-            raise ActionError(message % {"number": number + 1})
-        seat_rows.append(row)
+    check_clock(time_preset, custom_clock)
+    seat_rows = check_seats(user, engine, seats)
 
     turn, periods, period = custom_clock if time_preset == "custom" else TimeControl.figures(time_preset, game)
     with transaction.atomic():
@@ -194,6 +151,63 @@ def create_match(
                 notify(match, row.user, Kind.INVITED, 0)
         _start_if_full(match)
     return match
+
+
+def check_clock(time_preset: str, custom_clock: tuple[int, int, int] | None) -> None:
+    if time_preset == "custom":
+        if (
+            custom_clock is None
+            or custom_clock[0] < 60
+            or custom_clock[1] < 0
+            or custom_clock[2] < 60 * (custom_clock[1] > 0)
+        ):
+            raise ActionError(gettext("A custom clock needs at least a minute per turn and per reserve period."))
+    elif time_preset not in TimeControl.PRESETS:
+        raise ActionError(gettext("Choose one of the time controls offered."))
+
+
+def check_seats(user: User, engine: Engine, seats: list[SeatSpec]) -> list[Seat]:
+    """The new match's seats, unsaved: the creator's, bots, invitations and open seats."""
+    if [s.kind for s in seats].count("me") != 1:
+        raise ActionError(gettext("You take exactly one seat in a match you create."))
+    levels = {level for level, _ in BOT_LEVELS} & set(engine.bots)
+    invited: set[int] = set()
+    seat_rows = []
+    for number, spec in enumerate(seats):
+        row = Seat(number=number)
+        if spec.kind == "me":
+            row.user, row.accepted = user, True
+        elif spec.kind == "bot":
+            if spec.value not in levels:
+                raise ActionError(
+                    gettext("Seat %(number)d: %(game)s has no bot of level %(level)r.")
+                    % {"number": number + 1, "game": engine.name, "level": spec.value}
+                )
+            row.bot_level = spec.value
+        elif spec.kind == "invite":
+            row.user = _check_invitee(user, spec.value, number, invited)
+            invited.add(row.user.pk)
+        elif spec.kind != "open":
+            message = gettext("Seat %(number)d: choose open, a bot or a player to invite.")
+            raise ActionError(message % {"number": number + 1})
+        seat_rows.append(row)
+    return seat_rows
+
+
+def _check_invitee(user: User, name: str, number: int, invited: set[int]) -> User:
+    invitee = User.objects.filter(username__iexact=name.strip(), is_active=True).first()
+    if invitee is None:
+        message = gettext("Seat %(number)d: there is no player called %(name)r.")
+        raise ActionError(message % {"number": number + 1, "name": name})
+    if invitee.pk == user.pk or invitee.pk in invited:
+        message = gettext("Seat %(number)d: %(name)s already has a seat.")
+        raise ActionError(message % {"number": number + 1, "name": invitee.username})
+    if invitee.blocks.filter(blocked=user).exists():
+        raise ActionError(
+            gettext("Seat %(number)d: %(name)s does not accept your invitations.")
+            % {"number": number + 1, "name": invitee.username}
+        )
+    return invitee
 
 
 def do_join(match_id: int, user: User) -> Match:
