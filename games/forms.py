@@ -7,10 +7,28 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.actions import SeatSpec
-from games.engines.base import Engine
+from games.engines.base import Engine, Option
 from games.models import BOT_LEVEL_HELP, BOT_LEVELS, TimeControl
 
 SEAT_KINDS = [("open", gettext_lazy("Open to anyone")), ("invite", gettext_lazy("Invite a player"))]
+
+
+def option_field(option: Option) -> forms.Field:
+    """A form field for one of the engine's match options (the engine marks its words for translation)."""
+    if option.kind == "bool":
+        field = forms.BooleanField(label=_(option.label), required=False, initial=option.default)
+    elif option.kind == "int":
+        field = forms.IntegerField(
+            label=_(option.label), initial=option.default, min_value=option.min_value, max_value=option.max_value
+        )
+    else:
+        field = forms.ChoiceField(
+            label=_(option.label),
+            choices=[(value, _(label)) for value, label in option.choices],
+            initial=option.default,
+        )
+    field.help_text = _(option.help) if option.help else ""
+    return field
 
 
 class MatchForm(forms.Form):
@@ -37,23 +55,7 @@ class MatchForm(forms.Form):
                 label=_("Seat %(number)d: username to invite") % {"number": number + 1}, max_length=150, required=False
             )
         for option in engine.options:
-            name = f"option_{option.name}"
-            if option.kind == "bool":
-                self.fields[name] = forms.BooleanField(label=_(option.label), required=False, initial=option.default)
-            elif option.kind == "int":
-                self.fields[name] = forms.IntegerField(
-                    label=_(option.label),
-                    initial=option.default,
-                    min_value=option.min_value,
-                    max_value=option.max_value,
-                )
-            else:
-                self.fields[name] = forms.ChoiceField(
-                    label=_(option.label),
-                    choices=[(value, _(label)) for value, label in option.choices],
-                    initial=option.default,
-                )
-            self.fields[name].help_text = _(option.help) if option.help else ""  # the engine marks its words
+            self.fields[f"option_{option.name}"] = option_field(option)
         self.fields["time_preset"] = forms.ChoiceField(
             label=_("Time control"),
             choices=[(key, label) for key, (label, *_rest) in TimeControl.PRESETS.items()] + [("custom", _("Custom"))],
