@@ -77,6 +77,23 @@ def _last_battle(view: View) -> dict[str, Any]:
     return shown
 
 
+def _deal_hand(view: View, seat: int, known: dict, pool: list[str], rng: random.Random, skill: int) -> list[str]:
+    """Another seat's hand: the cards it is known to hold, the rest from `pool` (which loses them)."""
+    held = list(known.get(seat, Counter()).elements())
+    missing = view["hand_sizes"][seat] - len(held)
+    tries = 1 + min(skill, view["turns"][seat])
+    best: list[str] = []
+    best_power = -1
+    for _ in range(tries if missing > 0 else 1):
+        filling = rng.sample(pool, missing)
+        power = cards.hand_power(held + filling) if tries > 1 else 0
+        if power > best_power:
+            best, best_power = filling, power
+    for card in best:
+        pool.remove(card)
+    return cards.sort_cards(held + best)
+
+
 def sample_state(view: View, rng: random.Random, skill: int = 0) -> State:
     """A full state that `view`'s seat cannot tell from the real one (see the module docstring).
 
@@ -88,24 +105,9 @@ def sample_state(view: View, rng: random.Random, skill: int = 0) -> State:
     known = known_held(view)
     pool = unseen(view, known)
     rng.shuffle(pool)
-    hands: list[list[str]] = []
-    for seat in range(players):
-        if seat == me:
-            hands.append(list(view["hand"]))
-            continue
-        held = list(known.get(seat, Counter()).elements())
-        missing = view["hand_sizes"][seat] - len(held)
-        tries = 1 + min(skill, view["turns"][seat])
-        best: list[str] = []
-        best_power = -1
-        for _ in range(tries if missing > 0 else 1):
-            filling = rng.sample(pool, missing)
-            power = cards.hand_power(held + filling) if tries > 1 else 0
-            if power > best_power:
-                best, best_power = filling, power
-        for card in best:
-            pool.remove(card)
-        hands.append(cards.sort_cards(held + best))
+    hands = [
+        list(view["hand"]) if seat == me else _deal_hand(view, seat, known, pool, rng, skill) for seat in range(players)
+    ]
     history = []
     for entry in view["history"]:
         took = entry["took"]
