@@ -161,22 +161,7 @@ def _score(view: View, table: Table, move: Move) -> float:
         return _score_ghost_seeker(table, move)
     score = 0.0
     if kind in ("steal", "burn", "ghost_steal"):
-        victim, part = move["from"], move["part"]
-        victim_cards = table.cards(victim)
-        richest = max(table.cards(seat) for seat in table.sizes if seat != me)
-        card = table.take(victim, part)
-        if kind == "burn":
-            score += CARD * 0.8  # the card leaves a rival for the Burn Lizzy, which Lizzies collect later
-            score += _double_bonus(table.burn_tops, card)
-        elif pending["kind"] == "ghost_event":
-            score += CARD + _double_bonus(table.loaned_tops, card)
-        elif kind == "ghost_steal":
-            score += CARD + 0.5 * victim_cards  # ghosts take from the likely survivors
-        else:
-            score += CARD + _double_bonus(table.tops[me], card)
-            table.put(me, card, part)
-        if kind != "ghost_steal":
-            score += WEAK_VICTIM * (richest - victim_cards)  # future ghosts' cards, taken first
+        score += _score_taking(pending, table, move)
     elif kind == "give":
         card = table.take(me, move["part"])
         score -= 2 * CARD  # a gift strengthens a rival and weakens us
@@ -213,6 +198,28 @@ def _score(view: View, table: Table, move: Move) -> float:
         score += 2.0 * table.showdown_prospect()  # this move starts the showdown (LG-8)
     if table.phase == "showdown" and me in table.sizes:
         score -= EXPOSED * sum(1 for seat in table.sizes if _exposed(table, seat))
+    return score
+
+
+def _score_taking(pending: dict, table: Table, move: Move) -> float:
+    """A steal, a burn or a ghost's steal: what the card is worth where it goes, and whose it was."""
+    kind, me = move["type"], table.me
+    victim, part = move["from"], move["part"]
+    victim_cards = table.cards(victim)
+    richest = max(table.cards(seat) for seat in table.sizes if seat != me)
+    card = table.take(victim, part)
+    if kind == "burn":
+        score = CARD * 0.8  # the card leaves a rival for the Burn Lizzy, which Lizzies collect later
+        score += _double_bonus(table.burn_tops, card)
+    elif pending["kind"] == "ghost_event":
+        score = CARD + _double_bonus(table.loaned_tops, card)
+    elif kind == "ghost_steal":
+        score = CARD + 0.5 * victim_cards  # ghosts take from the likely survivors
+    else:
+        score = CARD + _double_bonus(table.tops[me], card)
+        table.put(me, card, part)
+    if kind != "ghost_steal":
+        score += WEAK_VICTIM * (richest - victim_cards)  # future ghosts' cards, taken first
     return score
 
 
