@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import clock
-from games.actions import engine_of, seat_of
 from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
+from games.reads import engine_of, seat_of
 from moderation.models import ChatMessage
 from ratings.presenters import rating_changes
 

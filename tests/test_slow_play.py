@@ -115,7 +115,7 @@ def test_final_match_timeout_removes_the_players_pieces(alice, bob):
 
 def start_with_seed(monkeypatch, seed: int, creator, others, game: str) -> Match:
     """The same deal every run: the secret seed the match starts with is chosen."""
-    monkeypatch.setattr(actions.secrets, "randbits", lambda bits: seed)
+    monkeypatch.setattr("games.actions.lobby.secrets.randbits", lambda bits: seed)
     match = start_match(creator, others, game=game)
     monkeypatch.undo()
     return match

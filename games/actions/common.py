@@ -1,0 +1,65 @@
+"""What every action shares: its errors, the row lock, and saving a board change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import F
+from django.utils.translation import gettext
+
+from accounts.models import User
+from games.models import Match
+
+MAX_MOVE_BYTES = 4000
+
+
+class ActionError(Exception):
+    """The request is refused; nothing changed. The message is for the player."""
+
+    status = 400
+
+
+class NotAllowed(ActionError):
+    status = 403
+
+
+class StaleVersion(ActionError):
+    """Someone else moved first (or the form was submitted twice)."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("The board has changed since you loaded it. Here is the current board.")
+
+
+@dataclass
+class SeatSpec:
+    """How the match creator fills a seat: "me", "open", "bot" (with a level) or "invite" (a username)."""
+
+    kind: str
+    value: str = ""
+
+
+def save_board_change(match: Match, fields: list[str] | None = None) -> None:
+    """Save the match (these `fields`, or all of it) with its revision one higher: the board changed.
+
+    Idle polls compare Match.revision, so it must grow at every change and never repeat or go back,
+    even for a caller that holds no row lock: the database adds one to what it stores (F), not to
+    a value this process read earlier. Every writer of the revision goes through here."""
+    match.revision = F("revision") + 1
+    match.save(update_fields=None if fields is None else [*fields, "revision"])
+    match.refresh_from_db(fields=["revision"])
+
+
+def lock_match(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ActionError(gettext("There is no such match.")) from None
+
+
+def check_can_play(user: User) -> None:
+    if not user.is_authenticated or not user.is_active:
+        raise NotAllowed("Please log in first.")
+    if not user.has_verified_email():
+        raise NotAllowed("Please verify your email address first: we sent you a link when you signed up.")

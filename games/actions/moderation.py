@@ -1,0 +1,75 @@
+"""Moderators' changes to a match: abort, hand a seat to a bot, adjudicate."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from accounts.models import User
+from games.actions.bots import queue_bot_moves
+from games.actions.clocks import stop_turn_clock
+from games.actions.common import ActionError, lock_match, save_board_change
+from games.models import Match, Seat
+from games.reads import engine_of
+from notifications.models import Kind
+from notifications.service import notify
+from ratings.actions import do_rate_finished_match
+
+
+def do_abort(match_id: int, by_user: User, reason: str) -> Match:
+    """A moderator stops a match: nobody wins."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
+            raise ActionError(gettext("Only an open or running match can be aborted."))
+        match.status = Match.Status.ABORTED
+        match.ended = timezone.now()
+        match.deadline = None
+        match.end_reason = (reason or f"Aborted by {by_user.username}")[:200]
+        save_board_change(match)
+        match.seats.update(to_act=False)
+        return match
+
+
+def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
+    """A bot takes a seat for good (a suspended player's, or ALL-4's third timeout)."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ActionError(gettext("This match is not in play."))
+        engine = engine_of(match)
+        seat = match.seats.get(number=seat_number)
+        seat.handed_to_bot = True
+        seat.bot_level = "normal" if "normal" in engine.bots else "random"
+        seat.save(update_fields=["handed_to_bot", "bot_level"])
+        save_board_change(match, [])
+        if seat.to_act:
+            queue_bot_moves(match)
+        return match
+
+
+def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
+    """A moderator ends a running match with a result (winners empty: a draw)."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ActionError(gettext("Only a running match can be adjudicated."))
+        seats = list(match.seats.select_related("user"))
+        if not set(winners) <= {s.number for s in seats}:
+            raise ActionError(gettext("Winners must be seats of this match."))
+        match.status = Match.Status.FINISHED
+        match.result = {"winners": sorted(set(winners)), "scores": [], "reason": reason, "draw": not winners}
+        match.end_reason = reason[:200]
+        match.ended = timezone.now()
+        match.deadline = None
+        save_board_change(match)
+        do_rate_finished_match(match)
+        for seat in seats:
+            stop_turn_clock(seat)
+            seat.to_act = False
+        Seat.objects.bulk_update(seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at"])
+        for seat in seats:
+            if seat.user_id and not seat.is_bot:
+                notify(match, seat.user, Kind.FINISHED, match.version)
+        return match

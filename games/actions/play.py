@@ -1,0 +1,195 @@
+"""Moves: a player's or a bot's, checked against the state version, applied under the row lock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from accounts.models import User
+from dizzysite import safe_json
+from games import clock
+from games.actions.bots import queue_bot_moves
+from games.actions.clocks import (
+    add_turn_time,
+    earliest_deadline,
+    queue_deadline_task,
+    start_turn_clock,
+    stop_turn_clock,
+)
+from games.actions.common import (
+    MAX_MOVE_BYTES,
+    ActionError,
+    NotAllowed,
+    StaleVersion,
+    check_can_play,
+    lock_match,
+    save_board_change,
+)
+from games.engines.base import Engine, IllegalMove
+from games.engines.registry import get_spec
+from games.i18n import tr
+from games.models import HISTORY_TAIL, Match, Move, Seat, fill_names, seat_names
+from games.reads import engine_of, seat_of
+from notifications.models import Kind
+from notifications.service import notify
+from ratings.actions import do_rate_finished_match
+
+
+def parse_move(raw: str | dict[str, Any]) -> dict[str, Any]:
+    """A move from a form field (JSON text) or a bot (a dict), checked for shape only.
+
+    Anything the parser or the database could choke on is refused here, before the match is
+    locked: deep nesting (RecursionError), non-finite or overlong numbers, NUL characters and lone
+    surrogates (PostgreSQL stores neither in the move log)."""
+    if isinstance(raw, str):
+        if len(raw) > MAX_MOVE_BYTES:
+            raise ActionError("That move is too long.")
+        try:
+            raw = safe_json.loads(raw)
+        except ValueError:
+            raise ActionError("That move could not be read.") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        raise ActionError("That move could not be read.")
+    return raw
+
+
+def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any]) -> Match:
+    """A player's move, submitted with the state version it was chosen on."""
+    check_can_play(user)
+    move = parse_move(move)
+    with transaction.atomic():
+        match = lock_match(match_id)
+        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        seat = seat_of(match, user)
+        if seat is None:
+            raise NotAllowed("You have no seat in this match.")
+        _apply_move(match, seat.number, version, move, by_bot=False)
+        return match
+
+
+def do_bot_move(match_id: int, seat_number: int, version: int, move: dict[str, Any]) -> Match:
+    """A bot seat's move: a normal submission with the version, so it loses cleanly to a race."""
+    move = parse_move(move)
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = match.seats.filter(number=seat_number).first()
+        if seat is None or not seat.is_bot:
+            raise NotAllowed("That seat is not a bot's.")
+        _apply_move(match, seat_number, version, move, by_bot=True)
+        return match
+
+
+def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, Any], by_bot: bool) -> None:
+    if match.status != Match.Status.ACTIVE:
+        started = match.status != Match.Status.OPEN
+        raise ActionError(gettext("This match is over.") if started else gettext("This match has not started yet."))
+    if version != match.version:
+        raise StaleVersion()
+    engine = engine_of(match)
+    if seat_number not in engine.to_act(match.state):
+        raise ActionError(gettext("It is not your turn."))
+    try:
+        state, entries = engine.apply(match.state, seat_number, move)
+    except IllegalMove as error:  # the engine's words (a Msg for Solitaire Chess) in the player's language
+        raise ActionError(tr(error.args[0]) if error.args else str(error)) from None
+    record_move(match, engine, seat_number, Move.Kind.MOVE, move, state, entries, by_bot)
+
+
+def record_move(
+    match: Match,
+    engine: Engine,
+    seat_number: int,
+    kind: str,
+    payload: dict[str, Any],
+    state: dict[str, Any],
+    entries: list[dict[str, Any]],
+    by_bot: bool,
+) -> None:
+    old_key, new_key = engine.turn_key(match.state), engine.turn_key(state)
+    match.version += 1
+    match.state = state
+    Move.objects.create(
+        match=match, number=match.version, seat=seat_number, kind=kind, payload=payload, log=entries, by_bot=by_bot
+    )
+    match.history_tail = [*match.history_tail, {"number": match.version, "seat": seat_number, "log": entries}][
+        -HISTORY_TAIL:
+    ]
+    extra = clock.extra_seconds(get_spec(match.game).live_clock, match.turn_seconds, payload.get("type", ""))
+    after_state_change(
+        match,
+        engine,
+        mover=seat_number,
+        mover_new_turn=new_key is None or new_key != old_key,
+        mover_by_bot=by_bot,
+        mover_extra_seconds=extra if kind == Move.Kind.MOVE else 0,
+    )
+
+
+def after_state_change(
+    match: Match,
+    engine: Engine,
+    mover: int | None = None,
+    mover_new_turn: bool = False,
+    mover_by_bot: bool = False,
+    mover_extra_seconds: int = 0,
+) -> None:
+    """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
+
+    Called with the match row locked, after every change of state."""
+    to_act = set(engine.to_act(match.state))
+    result = engine.result(match.state)
+    now = timezone.now()
+    seats = _seats_with_users(match)
+    newly_to_act = []
+    if result is not None:
+        match.status = Match.Status.FINISHED
+        match.result = result.as_dict()
+        match.end_reason = fill_names(result.reason, seat_names(seats))[:200]
+        match.ended = now
+        to_act = set()
+    for seat in seats:
+        if seat.number == mover and not mover_by_bot:
+            seat.timeouts_in_row = 0  # ruling ALL-4 counts timeouts in a row: a move of one's own ends the run
+        new_turn = not seat.to_act or (seat.number == mover and mover_new_turn)
+        if seat.number in to_act and new_turn:
+            newly_to_act.append(seat)
+            start_turn_clock(match, seat, now)
+        elif seat.number not in to_act:
+            stop_turn_clock(seat)
+        elif seat.number == mover and mover_extra_seconds:
+            add_turn_time(match, seat, mover_extra_seconds, now)
+        seat.to_act = seat.number in to_act
+    Seat.objects.bulk_update(
+        seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at", "timeouts_in_row"]
+    )
+    previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
+    save_board_change(match)
+    queue_deadline_task(match, seats, previous_deadline)
+
+    if result is not None:
+        do_rate_finished_match(match)
+        for seat in seats:
+            if seat.user_id and not seat.is_bot:
+                notify(match, seat.user, Kind.FINISHED, match.version)
+    elif match.version == 0:
+        for seat in seats:
+            if seat.user_id and not seat.is_bot and seat.user_id != match.created_by_id:
+                notify(match, seat.user, Kind.STARTED, 0)
+    for seat in newly_to_act:  # the mover keeping the turn is at the board: no email; nor in a live match
+        if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
+            if not clock.is_live(match.turn_seconds):
+                notify(match, seat.user, Kind.YOUR_TURN, match.version)
+    if any(seat.is_bot for seat in seats if seat.to_act):
+        queue_bot_moves(match)
+
+
+def _seats_with_users(match: Match) -> list[Seat]:
+    """The match's seats with their users: the prefetched ones when the caller loaded them."""
+    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
+        return list(match.seats.all())
+    prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return list(match.seats.all())
