@@ -17,7 +17,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engines.dizzy_cards import DECK, hand_power, has_two_lizzies, part_of
+from games.engines.dizzy_cards import hand_power, has_two_lizzies, part_of
+from games.engines.dizzy_duo_battle.sampler import known_held, unseen
 
 # How much a hand's potential (its expected gain from one more card) counts besides its power.
 POTENTIAL_WEIGHT = 0.7
@@ -34,32 +35,6 @@ def _without(cards: list[str], card: str) -> list[str]:
     rest = list(cards)
     rest.remove(card)
     return rest
-
-
-def known_cards(view: dict[str, Any]) -> dict[int, Counter[str]]:
-    """Cards other players are known to hold: taken from the open pile this round, not discarded."""
-    me = view["seat"]
-    known: dict[int, Counter[str]] = {}
-    for entry in view["history"]:
-        seat = entry["seat"]
-        if seat == me:
-            continue
-        held = known.setdefault(seat, Counter())
-        if entry["took"] is not None:
-            held[entry["took"]] += 1
-        if held[entry["discarded"]] > 0:
-            held[entry["discarded"]] -= 1
-    return known
-
-
-def unseen_cards(view: dict[str, Any], known: dict[int, Counter[str]]) -> Counter[str]:
-    """Cards this seat has not seen this round: in the blind pile or unknown in other hands."""
-    pool = Counter(DECK)
-    pool.subtract(view["hand"])
-    pool.subtract(view["open_pile"])
-    for held in known.values():
-        pool.subtract(held)
-    return +pool  # drop zero (and, defensively, negative) counts
 
 
 def potential(hand: list[str], pool: Counter[str]) -> float:
@@ -140,8 +115,8 @@ def normal_bot(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Ra
     if len(legal) == 1:
         return legal[0]
     hand: list[str] = view["hand"]
-    known = known_cards(view)
-    pool = unseen_cards(view, known)
+    known = known_held(view)
+    pool = Counter(unseen(view, known))
     attacks = [m for m in legal if m["type"] == "attack"]
     if view["phase"] == "take":
         if attacks and wants_attack(view, hand_power(hand), known, pool, rng):
