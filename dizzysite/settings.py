@@ -160,10 +160,11 @@ LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
 LANGUAGE_CODE = "en"
-# English and Dutch (issue 19): the catalogue is locale/nl/LC_MESSAGES/django.po, its compiled
-# django.mo is committed. A member's own setting (User.language) wins over the browser's.
+# English and Dutch (issue 19): the site's catalogue is locale/nl/LC_MESSAGES/django.po, and each game
+# package that speaks Dutch carries its own words in games/engines/<game>/locale/; the compiled .mo
+# files are committed. A member's own setting (User.language) wins over the browser's.
 LANGUAGES = [("en", "English"), ("nl", "Nederlands")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale", *sorted((BASE_DIR / "games" / "engines").glob("*/locale"))]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"

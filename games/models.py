@@ -92,7 +92,10 @@ class Match(models.Model):
     rated = models.BooleanField(default=True)
     # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    end_reason = models.CharField(max_length=200, blank=True)
+    end_reason = models.CharField(max_length=200, blank=True)  # in English, names filled in
+    # The same words as an id with values, {"msg", "args"} with seats as {p0}.. (issue 19), so each
+    # reader sees them in their own language: end_reason_text().
+    end_reason_words = models.JSONField(default=dict, blank=True)
     # The latest moves as the board shows them ({"number", "seat", "log"}), kept with the match so a
     # board page reads no Move rows; the Move table keeps them all (history page, replays).
     history_tail = models.JSONField(default=list, blank=True)
@@ -106,6 +109,13 @@ class Match(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("match", args=[self.pk])
+
+    def end_reason_text(self, names: dict[str, str] | None = None) -> str:
+        """How the match ended, in the active language; `names` ({p0}.. -> public names) saves a query."""
+        if not self.end_reason_words:
+            return self.end_reason
+        text = entry_text({"text": self.end_reason, **self.end_reason_words})
+        return fill_names(text, seat_names(self.seats.all()) if names is None else names)
 
     @property
     def game_name(self) -> str:

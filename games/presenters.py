@@ -82,7 +82,8 @@ class PlayerView:
     rating_changes: list[Any] = field(default_factory=list)  # a finished match's, per seat (ratings app)
 
 
-def match_info(match: Match) -> MatchInfo:
+def match_info(match: Match, names: dict[str, str]) -> MatchInfo:
+    """`names`: the seats' public names by placeholder ({p0}..), for the words of the end."""
     return MatchInfo(
         id=match.pk,
         game=match.game,
@@ -99,7 +100,7 @@ def match_info(match: Match) -> MatchInfo:
         time_preset=match.time_preset,
         turn_seconds=match.turn_seconds,
         options=match.options,
-        end_reason=match.end_reason,
+        end_reason=match.end_reason_text(names),
         result=match.result,
         is_over=match.is_over,
         url=match.get_absolute_url(),
@@ -125,7 +126,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
         if viewer_seat and viewer_seat.to_act and match.status == Match.Status.ACTIVE:
             legal = engine.board_moves(match.state, number)
     info = PlayerView(
-        match=match_info(match),
+        match=match_info(match, seat_names(seats)),
         seats=_seat_infos(match, seats, number),
         seat=number,
         my_turn=bool(viewer_seat and viewer_seat.to_act),

@@ -6,11 +6,12 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games import actions as game_actions
 from games.actions import ActionError, NotAllowed
+from games.engines.words import Msg
 from games.models import Match, Seat
 from moderation.models import Block, ChatMessage, ModerationLog, Report
 
@@ -134,10 +135,17 @@ def suspend_user(moderator: User, user: User, days: int | None, seats: str, reas
                 game_actions.do_leave(match.pk, user)
         elif match.status == Match.Status.ACTIVE:
             if seats == "abort":
-                game_actions.do_abort(match.pk, moderator, f"Aborted by a moderator: {reason}"[:200])
+                game_actions.do_abort(
+                    match.pk, moderator, Msg(gettext_noop("Aborted by a moderator: {reason}"), reason=reason)
+                )
             else:
                 game_actions.do_hand_seat_to_bot(match.pk, seat.number)
             _log(moderator, f"seat to {seats}", reason, target_user=user, match=match)
+
+
+def aborted_by_a_moderator(reason: str) -> Msg:
+    """The end reason players read, in their own language (the moderator's words as they wrote them)."""
+    return Msg(gettext_noop("Aborted by a moderator: {reason}"), reason=reason)
 
 
 def end_suspensions() -> int:
@@ -148,12 +156,14 @@ def end_suspensions() -> int:
 def adjudicate(moderator: User, match_id: int, winners: list[int], reason: str) -> None:
     if not reason.strip():
         raise ActionError(gettext("Say why the match is adjudicated."))
-    game_actions.do_adjudicate(match_id, winners, f"Adjudicated by a moderator: {reason}")
+    game_actions.do_adjudicate(
+        match_id, winners, Msg(gettext_noop("Adjudicated by a moderator: {reason}"), reason=reason)
+    )
     _log(moderator, f"adjudicate: winners {winners or 'none (draw)'}", reason, match_id=match_id)
 
 
 def abort(moderator: User, match_id: int, reason: str) -> None:
-    game_actions.do_abort(match_id, moderator, f"Aborted by a moderator: {reason}"[:200])
+    game_actions.do_abort(match_id, moderator, aborted_by_a_moderator(reason))
     _log(moderator, "abort match", reason, match_id=match_id)
 
 

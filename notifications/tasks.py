@@ -41,7 +41,7 @@ def email_context(row: Notification) -> dict:
         "board_url": absolute(match.get_absolute_url()),
         "others": [s.public_name for s in seats if s.user_id != row.recipient_id],
         "last_texts": last_texts,
-        "end_reason": match.end_reason,
+        "end_reason": match.end_reason_text(names),
         "deadline": mine.deadline if mine else None,
         "invited_by": match.created_by.public_name,
     }

@@ -75,7 +75,7 @@ def replay_page(match: Match, at_raw: str | None, seat_raw: str | None) -> Repla
         Viewpoint(s.number, s.public_name, seat == s.number) for s in seats
     ]
     return ReplayPage(
-        match=match_info(match),
+        match=match_info(match, names),
         at=at,
         total=len(moves),
         viewpoints=viewpoints,
@@ -93,7 +93,7 @@ def _board(match: Match, spec, state: dict[str, Any], seat: int | None, names: l
     view = spec.engine.view(state, seat, ended=True)  # ALL-3: every position of a finished match is public
     board = spec.present(BoardInput(view=view, legal=[], seat=seat, my_turn=False, names=names, is_over=True))
     pv = PlayerView(
-        match=match_info(match),
+        match=match_info(match, {f"p{number}": name for number, name in enumerate(names)}),
         seats=[],
         seat=seat,
         my_turn=False,

@@ -1,8 +1,9 @@
 """Issue 19: English and Dutch.
 
-The catalogue (locale/nl/LC_MESSAGES/django.po) has a Dutch text for every message, none fuzzy, and
-compiles; the committed django.mo is that compilation; every msgid of the Jinja2 templates (which
-makemessages cannot read) and of the board presenters is in it. Visitors get the language their
+Every catalogue (the site's locale/nl/LC_MESSAGES/django.po and djangojs.po, and each game package's
+games/engines/<game>/locale/nl/LC_MESSAGES/django.po) has a Dutch text for every message, none fuzzy,
+and compiles; each committed .mo is that compilation; every msgid of the Jinja2 templates (which
+makemessages cannot read) and of the board presenters is in a catalogue. Visitors get the language their
 browser asks for, members their own setting; the switch on every page is a plain form and sticks to
 the account; emails speak the recipient's language, not the sender's.
 """
@@ -24,10 +25,16 @@ from django.utils import translation
 from tests.conftest import require
 from tests.helpers import start_match, user_to_act
 
-LOCALE = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES"
-PO = LOCALE / "django.po"
+BASE = Path(settings.BASE_DIR)
+LOCALE = BASE / "locale" / "nl" / "LC_MESSAGES"
 MO = LOCALE / "django.mo"
-DOMAINS = ["django", "djangojs"]  # the templates' and Python's words; the scripts' (static/js)
+# The site's templates' and Python's words, the scripts' (static/js), and each game package's own.
+CATALOGUES = [
+    str(po.relative_to(BASE))
+    for folder in settings.LOCALE_PATHS
+    for po in sorted(Path(folder).glob("nl/LC_MESSAGES/*.po"))
+]
+GAME_PACKAGES_WITH_WORDS = sorted(path.parent.name for path in (BASE / "games" / "engines").glob("*/locale"))
 
 # Words a player reads on the site in English, which must not be left on a Dutch page (game names,
 # player names and words Dutch shares with English, such as "Chat" or "bot", are not among them).
@@ -63,10 +70,16 @@ def visible_words(html: str) -> set[str]:
 # --- the catalogue -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
-def test_every_message_has_a_dutch_translation_none_fuzzy(domain):
+def test_the_site_and_solitaire_chess_have_their_catalogues():
+    assert {"locale/nl/LC_MESSAGES/django.po", "locale/nl/LC_MESSAGES/djangojs.po"} <= set(CATALOGUES)
+    assert "solitaire_chess" in GAME_PACKAGES_WITH_WORDS
+    assert [str(path) for path in settings.LOCALE_PATHS][0] == str(BASE / "locale")  # the site's words win
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_every_message_has_a_dutch_translation_none_fuzzy(name):
     msgattrib = gettext_tool("msgattrib")
-    po = LOCALE / f"{domain}.po"
+    po = BASE / name
     for flag in ("--untranslated", "--only-fuzzy"):
         out = subprocess.run([msgattrib, flag, "--no-wrap", str(po)], capture_output=True, text=True, check=True)
         entries = [m for m in re.findall(r'^msgid (".*")$', out.stdout, flags=re.M) if m != '""']
@@ -74,14 +87,15 @@ def test_every_message_has_a_dutch_translation_none_fuzzy(domain):
     assert "#, fuzzy" not in po.read_text()
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
-def test_the_catalogue_compiles_and_the_committed_mo_is_its_compilation(domain, tmp_path):
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_the_catalogue_compiles_and_the_committed_mo_is_its_compilation(name, tmp_path):
     msgfmt = gettext_tool("msgfmt")
-    po, mo, fresh = LOCALE / f"{domain}.po", LOCALE / f"{domain}.mo", tmp_path / f"{domain}.mo"
+    po, fresh = BASE / name, tmp_path / "fresh.mo"
+    mo = po.with_suffix(".mo")
     result = subprocess.run([msgfmt, "--check", "-o", str(fresh), str(po)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert mo.exists(), f"locale/nl/LC_MESSAGES/{domain}.mo is committed (run manage.py messages)"
-    assert catalogue(mo) == catalogue(fresh), f"{domain}.mo is out of date: run manage.py messages"
+    assert mo.exists(), f"{mo.relative_to(BASE)} is committed (run manage.py messages)"
+    assert catalogue(mo) == catalogue(fresh), f"{mo.relative_to(BASE)} is out of date: run manage.py messages"
 
 
 def test_every_jinja2_msgid_is_in_the_catalogue():
@@ -96,9 +110,10 @@ def test_every_jinja2_msgid_is_in_the_catalogue():
     assert missing == [], "run manage.py messages and translate:\n" + "\n".join(missing)
 
 
-def test_every_presenter_word_of_solitaire_chess_is_in_the_catalogue():
-    source = (Path(settings.BASE_DIR) / "games/engines/solitaire_chess/board.py").read_text()
-    known = catalogue(MO)
+@pytest.mark.parametrize("package", GAME_PACKAGES_WITH_WORDS)
+def test_every_presenter_word_of_a_game_is_in_its_catalogue(package):
+    source = (BASE / "games" / "engines" / package / "board.py").read_text()
+    known = catalogue(BASE / "games" / "engines" / package / "locale" / "nl" / "LC_MESSAGES" / "django.mo")
     found = re.findall(r'\b_\(\s*"((?:[^"\\]|\\.)*)"', source)
     assert len(found) > 20
     assert [m for m in found if m not in known] == []
@@ -292,3 +307,51 @@ def test_an_illegal_solitaire_chess_move_is_refused_in_the_players_language(alic
     with pytest.raises(actions.ActionError) as error:
         actions.do_move(match.pk, mover, match.version, {"type": "place", "to": "e5"})
     assert str(error.value) == "You cannot place a piece now: first choose the order of play."
+
+
+# --- the words of a match's end, and pushes ------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_how_a_match_ended_reads_in_each_readers_language(alice, bob, make_user, client_for):
+    from games import actions
+    from moderation.actions import abort
+
+    staff = make_user("mod", is_staff=True)
+    running = start_match(alice, [bob])
+    abort(staff, running.pk, "spam in de chat")
+    running.refresh_from_db()
+    assert running.end_reason == "Aborted by a moderator: spam in de chat"  # the admin's and the API's
+    with translation.override("nl"):
+        assert running.end_reason_text() == "Afgebroken door een moderator: spam in de chat"
+    bob.language = "nl"
+    bob.save()
+    page = client_for(bob).get(f"/matches/{running.pk}/").content.decode()
+    assert "Afgebroken door een moderator: spam in de chat" in page
+    other = start_match(alice, [bob])
+    actions.do_abort(other.pk, alice, "")
+    other.refresh_from_db()
+    assert other.end_reason == "Aborted by alice"
+    with translation.override("nl"):
+        assert other.end_reason_text() == "Afgebroken door alice"
+
+
+@pytest.mark.django_db
+def test_a_push_speaks_its_recipients_language(alice, bob):
+    from notifications.models import Kind, Notification
+    from push.payloads import push_payload
+
+    match = start_match(alice, [bob])
+    waiting = user_to_act(match).user
+    waiting.language = "nl"
+    waiting.save()
+    with translation.override("en"):
+        payload = push_payload(Notification(match=match, recipient=waiting, kind=Kind.YOUR_TURN, turn=1))
+    assert payload["title"] == f"Jouw beurt in Solitaire Chess #{match.pk}"
+    assert payload["body"].startswith("Tegen ") and "Zet vóór " in payload["body"]
+    waiting.language = "en"
+    waiting.save()
+    with translation.override("nl"):
+        payload = push_payload(Notification(match=match, recipient=waiting, kind=Kind.YOUR_TURN, turn=1))
+    assert payload["title"] == f"Your turn in Solitaire Chess #{match.pk}"
+    assert payload["body"].startswith("Against ") and "Move by " in payload["body"]

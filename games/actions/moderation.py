@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games.actions.bots import queue_bot_moves
 from games.actions.clocks import stop_turn_clock
 from games.actions.common import ActionError, lock_match, save_board_change
+from games.engines.words import Msg, words_of
 from games.models import Match, Seat
 from games.reads import engine_of
 from notifications.models import Kind
@@ -18,7 +19,8 @@ from ratings.actions import do_rate_finished_match
 
 
 def do_abort(match_id: int, by_user: User, reason: str) -> Match:
-    """A moderator stops a match: nobody wins."""
+    """A moderator stops a match: nobody wins. `reason` may be a Msg (games.engines.words), so that
+    each reader reads it in their language."""
     with transaction.atomic():
         match = lock_match(match_id)
         if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
@@ -26,7 +28,8 @@ def do_abort(match_id: int, by_user: User, reason: str) -> Match:
         match.status = Match.Status.ABORTED
         match.ended = timezone.now()
         match.deadline = None
-        match.end_reason = (reason or f"Aborted by {by_user.username}")[:200]
+        reason = reason or Msg(gettext_noop("Aborted by {name}"), name=by_user.username)
+        match.end_reason, match.end_reason_words = str(reason)[:200], words_of(reason)
         save_board_change(match)
         match.seats.update(to_act=False)
         return match
@@ -50,7 +53,7 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
 
 
 def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
-    """A moderator ends a running match with a result (winners empty: a draw)."""
+    """A moderator ends a running match with a result (winners empty: a draw); `reason` as do_abort's."""
     with transaction.atomic():
         match = lock_match(match_id)
         if match.status != Match.Status.ACTIVE:
@@ -59,8 +62,8 @@ def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
         if not set(winners) <= {s.number for s in seats}:
             raise ActionError(gettext("Winners must be seats of this match."))
         match.status = Match.Status.FINISHED
-        match.result = {"winners": sorted(set(winners)), "scores": [], "reason": reason, "draw": not winners}
-        match.end_reason = reason[:200]
+        match.result = {"winners": sorted(set(winners)), "scores": [], "reason": str(reason), "draw": not winners}
+        match.end_reason, match.end_reason_words = str(reason)[:200], words_of(reason)
         match.ended = timezone.now()
         match.deadline = None
         save_board_change(match)

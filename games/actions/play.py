@@ -149,6 +149,7 @@ def after_state_change(
         match.status = Match.Status.FINISHED
         match.result = result.as_dict()
         match.end_reason = fill_names(result.reason, seat_names(seats))[:200]
+        match.end_reason_words = result.reason_words
         match.ended = now
         to_act = set()
     for seat in seats:

@@ -13,8 +13,10 @@ import copy
 import hashlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from games.engines.words import Msg, stored
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -83,11 +85,22 @@ class Result:
 
     winners: list[int]
     scores: list[float | int]
-    reason: str
+    reason: str  # English; a Msg (games.engines.words) keeps its words for other languages (issue 19)
     draw: bool = False
+    reason_words: dict[str, Any] = field(default_factory=dict)  # {"msg", "args"}: from `reason` if a Msg
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reason, Msg) and not self.reason_words:
+            object.__setattr__(self, "reason_words", stored(self.reason))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"winners": self.winners, "scores": self.scores, "reason": self.reason, "draw": self.draw}
+        return {
+            "winners": self.winners,
+            "scores": self.scores,
+            "reason": str(self.reason),
+            "draw": self.draw,
+            "reason_words": self.reason_words,
+        }
 
 
 class Engine:

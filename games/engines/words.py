@@ -54,15 +54,21 @@ def logged(template: str, audience: str | list[int] = "all", **values: Any) -> d
         "text": template.format(**values) if values else template,
         "audience": audience,
         "msg": template,
-        "args": {key: _stored(value) for key, value in values.items()} if values else {},
+        "args": {key: stored(value) for key, value in values.items()} if values else {},
     }
 
 
-def _stored(value: Any) -> Any:
-    """A value as JSON keeps it: a Msg as its template and values, so it is translated too."""
+def stored(value: Any) -> Any:
+    """A value as JSON keeps it: a Msg as its template and values ({"msg": ..., "args": ...}), so it
+    is translated too; anything else as it is."""
     if isinstance(value, Msg):
-        return {"msg": value.template, "args": {key: _stored(item) for key, item in value.values.items()}}
+        return {"msg": value.template, "args": {key: stored(item) for key, item in value.values.items()}}
     return value
+
+
+def words_of(text: Any) -> dict[str, Any]:
+    """What a stored text needs to be read in another language: {"msg", "args"} of a Msg, else {}."""
+    return stored(text) if isinstance(text, Msg) else {}
 
 
 def gettext_noop(template: str) -> str:

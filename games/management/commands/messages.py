@@ -5,6 +5,10 @@ their msgids (`_("...")`, `gettext`, `ngettext`, `{% trans %}`) are first extrac
 parser into a short-lived Python file it does read. Then: translate the new or changed entries in
 locale/nl/LC_MESSAGES/django.po (no empty, no fuzzy: tests/test_i18n.py checks), and run this again to
 compile django.mo, which is committed. The scripts' words (static/js) go to djangojs.po the same way.
+
+A game package with a `locale` folder (games/engines/<game>/locale/nl/LC_MESSAGES/) gets its own
+catalogue: makemessages sends the words of the files in that package there. Words that were already
+translated in another catalogue (a board template's, say) are filled in from it.
 """
 
 from __future__ import annotations
@@ -76,6 +80,58 @@ class Command(BaseCommand):
             ignore_patterns=["staticfiles/*", "test-artifacts/*", "var/*", "*.min.js", "django_htmx/*"],
             verbosity=options["verbosity"],
         )
-        for domain in ("django", "djangojs"):
-            po = Path(settings.BASE_DIR) / "locale" / "nl" / "LC_MESSAGES" / f"{domain}.po"
+        catalogues = dutch_catalogues()
+        for po in catalogues:
+            give_a_new_catalogue_its_header(po)
+            fill_from_the_others(po, [other for other in catalogues if other != po])
             subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+
+
+def dutch_catalogues() -> list[Path]:
+    """The site's django.po and djangojs.po, then each game package's django.po."""
+    return [po for folder in settings.LOCALE_PATHS for po in sorted(Path(folder).glob("nl/LC_MESSAGES/*.po"))]
+
+
+NEW_CATALOGUE_HEADER = """# A game's Dutch words (issue 19). Update with `manage.py messages`; no empty, no fuzzy entry
+# (tests/test_i18n.py checks), and commit django.mo with it.
+#
+msgid ""
+msgstr ""
+"Project-Id-Version: Dizzysite\\n"
+"Report-Msgid-Bugs-To: \\n"
+"PO-Revision-Date: 2026-11-24 18:00+0000\\n"
+"Last-Translator: Dizzysite <noreply@dizzysite.invalid>\\n"
+"Language-Team: Dutch\\n"
+"Language: nl\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"""
+
+
+def give_a_new_catalogue_its_header(po: Path) -> None:
+    """makemessages starts a catalogue with a fuzzy placeholder header; ours says Dutch and its plurals."""
+    text = po.read_text()
+    if '#, fuzzy\nmsgid ""\n' in text:
+        po.write_text(NEW_CATALOGUE_HEADER + text[text.index("\n\n") :])
+
+
+def fill_from_the_others(po: Path, others: list[Path]) -> None:
+    """Untranslated entries of `po` take the translation another catalogue has for the same msgid."""
+    for other in others:
+        subprocess.run(
+            [
+                "msgmerge",
+                "--quiet",
+                "--no-wrap",
+                "--no-fuzzy-matching",
+                "--compendium",
+                str(other),
+                "--output-file",
+                str(po),
+                str(po),
+                str(po),
+            ],
+            check=True,
+        )
