@@ -8,6 +8,8 @@ for the viewer (the full page, the HTMX fragment, the emails) must be byte for b
 for both states: if anything hidden could be read from a page, in text, attributes, comments or
 scripts, the two renderings would differ. It also checks that the seed never appears and that
 log entries meant for others never reach a viewer, and that everything is public after the end.
+Issue 19: every setup runs in English, and each game's plain setup in Dutch too (players, the
+spectator and the visitor all reading Dutch), since the words of a log entry differ by language.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import re
 import pytest
 import time_machine
 from django.test import Client
+from django.utils import translation
 
 from games import actions
 from games.actions import SeatSpec
 from games.engines.registry import available_engines
+from games.i18n import entry_text
 from games.models import Match, fill_names
 from notifications.emails import build_email
 from notifications.models import Kind, Notification
@@ -52,12 +56,25 @@ def setups():
                         yield slug, engine.min_players, {**SHORT.get(slug, {}), option.name: value}
 
 
+def audit_runs():
+    """Every setup in English; each game at its fewest players and default options in Dutch."""
+    for slug, players, options in setups():
+        yield slug, players, options, "en"
+    for slug, engine in sorted(available_engines().items()):
+        yield slug, engine.min_players, dict(SHORT.get(slug, {})), "nl"
+
+
+def log_text(entry: dict, names: dict[str, str]) -> str:
+    """An entry's words as the active language reads them, names filled in."""
+    return fill_names(entry_text(entry), names)
+
+
 def normalised(html: str) -> str:
     return CSRF.sub(r"\1…", html)
 
 
 class Audit:
-    def __init__(self, match: Match, users: list) -> None:
+    def __init__(self, match: Match, users: list, language: str = "en") -> None:
         self.match = match
         self.engine = actions.engine_of(match)
         self.users = users
@@ -66,7 +83,7 @@ class Audit:
             c = Client()
             c.force_login(user)
             self.clients[seat] = c
-        self.clients["anonymous"] = Client()
+        self.clients["anonymous"] = Client(HTTP_ACCEPT_LANGUAGE=language)
         self.views_checked = 0
 
     def surfaces(self, viewer) -> list[str]:
@@ -131,20 +148,20 @@ class Audit:
                 visible = {fill_names(t, names) for m in moves for t in m.texts_for(seat, everything=False)}
                 for move in moves:
                     for entry in move.log:
-                        text = fill_names(entry["text"], names)
+                        text = log_text(entry, names)
                         if text not in visible:
                             for page in pages + mail:
                                 assert text not in page, f"{label}: a log entry for others leaks: {text!r}"
             self.views_checked += len(pages) + len(mail)
 
 
-@pytest.mark.parametrize("slug, players, options", list(setups()), ids=lambda v: str(v))
-def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, make_user):
+@pytest.mark.parametrize("slug, players, options, language", list(audit_runs()), ids=lambda v: str(v))
+def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, language, make_user):
     engine = available_engines()[slug]
-    users = [make_user(f"p{i}") for i in range(players)]
-    watcher = make_user("watcher")
+    users = [make_user(f"p{i}", language=language) for i in range(players)]
+    watcher = make_user("watcher", language=language)
     rng = random.Random(f"{slug}:{players}:{sorted(options.items())}")
-    with time_machine.travel("2026-11-20 12:00Z", tick=False):
+    with time_machine.travel("2026-11-20 12:00Z", tick=False), translation.override(language):
         seats = [SeatSpec("me")] + [SeatSpec("invite", u.username) for u in users[1:]]
         match = actions.create_match(users[0], slug, seats, options)
         for user in users[1:]:
@@ -153,7 +170,7 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, m
         limit = engine.max_moves(players, match.options)
         spectator = Client()
         spectator.force_login(watcher)
-        audit = Audit(match, users)
+        audit = Audit(match, users, language)
         states: list[int] = []
         moves_played = 0
         # Play the whole match with random legal moves; render at checkpoints spread over it.
@@ -176,8 +193,9 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, m
         names = match.seat_names()
         for move in match.moves.all():
             for entry in move.log:
-                assert fill_names(entry["text"], names).replace("'", "&#x27;") in page
-    print(f"\naudit {slug} {players}p {options}: {len(states)} states, {audit.views_checked} views checked")
+                assert log_text(entry, names).replace("'", "&#x27;") in page
+        assert f'<html lang="{language}">' in page
+    print(f"\naudit {slug} {players}p {options} {language}: {len(states)} states, {audit.views_checked} views checked")
     assert audit.views_checked > 0
 
 
