@@ -1,10 +1,10 @@
 """Issue 19, done when: in Dutch, the pages of a whole match of each game show a player no English word.
 
 Each game whose package carries its Dutch words (games/engines/<game>/locale) is played from its first
-move to its end through the real action, with random legal moves, by players who read Dutch. Along the
-way and at the end, every seat's board page (its text, and the labels a screen reader speaks) is read
-for English words; at the end the replay page too. Names are not words: the game's name, the site's
-and the players' are taken out first.
+move to its end through the real action, with random legal moves, by players who read Dutch. The
+new-match form and the lobby, every seat's board page along the way and at the end (its text, and the
+labels a screen reader speaks), then the replay and the history are read for English words. Names
+are not words: the games' names, the site's and the players' are taken out first.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import pytest
 from django.conf import settings
 
 from games import actions
+from games.actions import SeatSpec
 from games.engines.registry import GAMES, SPECS, get_engine
 from games.models import Match
-from tests.helpers import start_match
 from tests.test_i18n import ENGLISH_WORDS
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,14 @@ def games_with_dutch_words() -> list[str]:
 def test_a_whole_match_shows_no_english_word_to_dutch_players(game, make_user, client_for):
     engine = get_engine(game)
     users = dutch_players(make_user, engine.min_players)
-    match = start_match(users[0], users[1:], game=game)
+    creator = client_for(users[0])
+    assert_dutch(creator.get(f"/matches/new/?game={game}").content.decode(), "the new-match form")
+    seats = [SeatSpec("me")] + [SeatSpec("invite", user.username) for user in users[1:]]
+    match = actions.create_match(users[0], game, seats)
+    assert_dutch(creator.get(f"/matches/{match.pk}/").content.decode(), "the lobby")
+    for user in users[1:]:
+        actions.do_join(match.pk, user)
+    match.refresh_from_db()
     clients = {seat.number: client_for(seat.user) for seat in match.seats.select_related("user")}
     by_seat = {seat.number: seat.user for seat in match.seats.select_related("user")}
     rng = random.Random(19)
@@ -116,5 +123,5 @@ def test_a_whole_match_shows_no_english_word_to_dutch_players(game, make_user, c
             read_every_board(match, clients)
     assert match.status == Match.Status.FINISHED
     read_every_board(match, clients)
-    replay = clients[0].get(f"/matches/{match.pk}/replay/").content.decode()
-    assert_dutch(replay, "the replay")
+    for page in ("replay", "history"):
+        assert_dutch(clients[0].get(f"/matches/{match.pk}/{page}/").content.decode(), f"the {page}")
