@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
+from ratings.models import RatingChange
+
 WIDTH, HEIGHT = 600, 220
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 36
 MARKER = 5
@@ -76,8 +80,7 @@ def rating_chart(start: int, history: list[dict[str, Any]]) -> Chart:
 
     points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
     markers = [
-        Marker(x, y, marker_path(x, y, h["outcome"]), f"Match #{h['match']}: {h['outcome']}, rating {h['value']}")
-        for (x, y), h in zip(points[1:], history)
+        Marker(x, y, marker_path(x, y, h["outcome"]), _marker_title(h)) for (x, y), h in zip(points[1:], history)
     ]
     every = max(1, len(history) // 6)
     x_labels = [(x_of(i), str(i)) for i in range(0, len(values), every)]
@@ -92,8 +95,16 @@ def rating_chart(start: int, history: list[dict[str, Any]]) -> Chart:
         right=WIDTH - RIGHT,
         top=TOP,
         bottom=HEIGHT - BOTTOM,
-        summary=(
-            f"From {start} to {values[-1]} over {len(history)} rated match{'es' if len(history) != 1 else ''}; "
-            f"lowest {min(values)}, highest {max(values)}."
-        ),
+        summary=ngettext(
+            "From {start} to {end} over {count} rated match; lowest {lowest}, highest {highest}.",
+            "From {start} to {end} over {count} rated matches; lowest {lowest}, highest {highest}.",
+            len(history),
+        ).format(start=start, end=values[-1], count=len(history), lowest=min(values), highest=max(values)),
+    )
+
+
+def _marker_title(point: dict[str, Any]) -> str:
+    outcome = RatingChange.Outcome(point["outcome"]).label
+    return gettext("Match #{number}: {outcome}, rating {value}").format(
+        number=point["match"], outcome=outcome, value=point["value"]
     )

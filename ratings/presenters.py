@@ -94,8 +94,12 @@ class RecentMatch:
     game_name: str
     ended: datetime | None
     players: list[str]
-    outcome: str
+    outcome: str  # won, lost or drawn
     rated: bool
+
+    @property
+    def outcome_label(self) -> str:
+        return str(RatingChange.Outcome(self.outcome).label)
 
 
 def recent_matches(user, limit: int = 10) -> list[RecentMatch]:

@@ -3,7 +3,8 @@
 Each game whose package carries its Dutch words (games/engines/<game>/locale) is played from its first
 move to its end through the real action, with random legal moves, by players who read Dutch. The
 new-match form and the lobby, every seat's board page along the way and at the end (its text, and the
-labels a screen reader speaks), then the replay and the history are read for English words. Names
+labels a screen reader speaks), then the replay, the history, the
+dashboard, the inbox, a profile and the leaderboard are read for English words. Names
 are not words: the games' names, the site's and the players' are taken out first.
 """
 
@@ -125,3 +126,5 @@ def test_a_whole_match_shows_no_english_word_to_dutch_players(game, make_user, c
     read_every_board(match, clients)
     for page in ("replay", "history"):
         assert_dutch(clients[0].get(f"/matches/{match.pk}/{page}/").content.decode(), f"the {page}")
+    for address in ("/", "/inbox/", f"/players/{users[0].username}/", f"/leaderboards/{game}/"):
+        assert_dutch(clients[0].get(address).content.decode(), address)
