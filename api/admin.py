@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from api.models import ApiToken, CalendarFeed
 
@@ -16,7 +17,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False  # tokens are made by their owners, shown to them once
 
-    @admin.action(description="Revoke the selected tokens")
+    @admin.action(description=_("Revoke the selected tokens"))
     def revoke(self, request, queryset):
         for token in queryset:
             token.revoke()

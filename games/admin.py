@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from games.actions import ActionError
 from games.models import Match, Move, Seat
@@ -71,11 +72,11 @@ class MatchAdmin(admin.ModelAdmin):
     ]
     exclude = ["state"]
 
-    @admin.display(description="players")
+    @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
         return ", ".join(seat.public_name for seat in match.seats.all())
 
-    @admin.display(description="engine state (staff only)")
+    @admin.display(description=_("engine state (staff only)"))
     def state_pretty(self, match: Match) -> str:
         return format_html("<pre class='engine-state'>{}</pre>", json.dumps(match.state, indent=1))
 
@@ -88,27 +89,29 @@ class MatchAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.action(description="Abort the selected matches (nobody wins)")
+    @admin.action(description=_("Abort the selected matches (nobody wins)"))
     def abort_matches(self, request, queryset):
         return with_reason(
-            request, queryset, "Abort matches", lambda m, data: moderation.abort(request.user, m.pk, data["reason"])
+            request, queryset, _("Abort matches"), lambda m, data: moderation.abort(request.user, m.pk, data["reason"])
         )
 
-    @admin.action(description="Adjudicate the selected match (choose the winners)")
+    @admin.action(description=_("Adjudicate the selected match (choose the winners)"))
     def adjudicate(self, request, queryset):
         class Winners(forms.Form):
             winners = forms.CharField(
-                required=False, help_text="Seat numbers of the winners, from 0, separated by commas; empty: a draw."
+                label=_("Winners"),
+                required=False,
+                help_text=_("Seat numbers of the winners, from 0, separated by commas; empty: a draw."),
             )
 
         def apply(match, data):
             try:
                 winners = [int(x) for x in data["winners"].replace(" ", "").split(",") if x]
             except ValueError:
-                raise ActionError("Winners are seat numbers separated by commas.") from None
+                raise ActionError(_("Winners are seat numbers separated by commas.")) from None
             moderation.adjudicate(request.user, match.pk, winners, data["reason"])
 
-        return with_reason(request, queryset, "Adjudicate", apply, Winners)
+        return with_reason(request, queryset, _("Adjudicate"), apply, Winners)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         match = Match.objects.filter(pk=object_id).first()
@@ -122,9 +125,10 @@ class MatchAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    @admin.display(description="replay")
+    @admin.display(description=_("replay"))
     def replay_link(self, match: Match) -> str:
-        return format_html('<a href="{}">replay move by move</a>', reverse("admin:games_match_replay", args=[match.pk]))
+        address = reverse("admin:games_match_replay", args=[match.pk])
+        return format_html('<a href="{}">{}</a>', address, _("replay move by move"))
 
     def replay_view(self, request, match_id: int):
         """The state after move N, rebuilt from the seed and the log (staff only, logged)."""
@@ -138,7 +142,7 @@ class MatchAdmin(admin.ModelAdmin):
         moderation.log_state_read(request.user, match, f"replayed to move {upto}")
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Replay of {match}",
+            "title": _("Replay of {match}").format(match=match),
             "match": match,
             "upto": upto,
             "total": len(moves),

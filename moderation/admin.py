@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django import forms
 from django.contrib import admin, messages
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
 
 from games.actions import ActionError
 from moderation import actions
@@ -14,7 +15,9 @@ from moderation.models import Block, ChatMessage, ModerationLog, Report
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the moderation log.")
+    reason = forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), help_text=_("Kept in the moderation log.")
+    )
 
 
 def with_reason(request, queryset, title: str, apply: Callable, extra_form: type[forms.Form] | None = None):
@@ -30,7 +33,8 @@ def with_reason(request, queryset, title: str, apply: Callable, extra_form: type
                     done += 1
                 except ActionError as error:
                     messages.warning(request, f"{obj}: {error}")
-            messages.success(request, f"{title}: done for {done} of {queryset.count()}.")
+            done_text = _("{title}: done for {done} of {count}.")
+            messages.success(request, done_text.format(title=title, done=done, count=queryset.count()))
             return None
     else:
         form = form_class()
@@ -56,32 +60,32 @@ class ReportAdmin(admin.ModelAdmin):
     readonly_fields = ["message", "reporter", "reason", "status", "created"]
     actions = ["hide_messages", "dismiss"]
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def message_text(self, report: Report) -> str:
         return report.message.text[:80]
 
-    @admin.display(description="written by")
+    @admin.display(description=_("written by"))
     def author(self, report: Report) -> str:
         return report.message.author.username
 
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Hide the reported messages")
+    @admin.action(description=_("Hide the reported messages"))
     def hide_messages(self, request, queryset):
         return with_reason(
             request,
             queryset,
-            "Hide the reported messages",
+            _("Hide the reported messages"),
             lambda report, data: actions.hide_message(request.user, report.message_id, data["reason"]),
         )
 
-    @admin.action(description="Dismiss the reports (the messages stay)")
+    @admin.action(description=_("Dismiss the reports (the messages stay)"))
     def dismiss(self, request, queryset):
         return with_reason(
             request,
             queryset,
-            "Dismiss reports",
+            _("Dismiss reports"),
             lambda report, data: actions.dismiss_report(request.user, report.pk, data["reason"]),
         )
 
@@ -97,10 +101,13 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Hide the selected messages")
+    @admin.action(description=_("Hide the selected messages"))
     def hide(self, request, queryset):
         return with_reason(
-            request, queryset, "Hide messages", lambda m, data: actions.hide_message(request.user, m.pk, data["reason"])
+            request,
+            queryset,
+            _("Hide messages"),
+            lambda message, data: actions.hide_message(request.user, message.pk, data["reason"]),
         )
 
 

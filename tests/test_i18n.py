@@ -355,3 +355,23 @@ def test_a_push_speaks_its_recipients_language(alice, bob):
         payload = push_payload(Notification(match=match, recipient=waiting, kind=Kind.YOUR_TURN, turn=1))
     assert payload["title"] == f"Your turn in Solitaire Chess #{match.pk}"
     assert payload["body"].startswith("Against ") and "Move by " in payload["body"]
+
+
+@pytest.mark.django_db
+def test_the_admins_own_words_follow_the_moderators_language(alice, bob, make_user, client_for):
+    moderator = make_user("mod", is_staff=True, is_superuser=True, language="nl")
+    match = start_match(alice, [bob])
+    c = client_for(moderator)
+    changelist = c.get("/admin/games/match/").content.decode()
+    assert "De gekozen partijen afbreken (niemand wint)" in changelist
+    asking = c.post("/admin/games/match/", {"action": "abort_matches", "_selected_action": [match.pk]}).content.decode()
+    assert "Partijen afbreken" in asking and "Wordt bewaard in het moderatielogboek." in asking
+    assert 'value="Bevestigen"' in asking and "Confirm" not in asking
+    done = c.post(
+        "/admin/games/match/",
+        {"action": "abort_matches", "_selected_action": [match.pk], "apply": "1", "reason": "op verzoek"},
+        follow=True,
+    ).content.decode()
+    assert "Partijen afbreken: gedaan voor 1 van 1." in done
+    replay = c.get(f"/admin/games/match/{match.pk}/replay/").content.decode()
+    assert "Staf ziet hier elke verborgen kaart" in replay and "terug naar de partij" in replay
