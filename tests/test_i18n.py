@@ -375,3 +375,25 @@ def test_the_admins_own_words_follow_the_moderators_language(alice, bob, make_us
     assert "Partijen afbreken: gedaan voor 1 van 1." in done
     replay = c.get(f"/admin/games/match/{match.pk}/replay/").content.decode()
     assert "Staf ziet hier elke verborgen kaart" in replay and "terug naar de partij" in replay
+
+
+@pytest.mark.django_db
+def test_the_calendar_feed_speaks_its_owners_language(alice, bob):
+    from icalendar import Calendar
+
+    from api.models import CalendarFeed
+
+    match = start_match(alice, [bob])
+    for user in (alice, bob):
+        user.language = "nl"
+        user.save()
+    feeds = {user: CalendarFeed.for_user(user) for user in (alice, bob)}
+    mover = user_to_act(match).user
+    waiter = bob if mover == alice else alice
+    with translation.override("en"):
+        own = Calendar.from_ical(Client().get(f"/calendar/{feeds[mover].token}.ics").content)
+        other = Calendar.from_ical(Client().get(f"/calendar/{feeds[waiter].token}.ics").content)
+    assert str(own["X-WR-CALNAME"]) == "Dizzysite-termijnen"
+    assert str(own.walk("VEVENT")[0]["SUMMARY"]) == f"Jouw zet: Solitaire Chess #{match.pk}"
+    assert str(other.walk("VEVENT")[0]["SUMMARY"]) == f"{mover.username} is aan zet: Solitaire Chess #{match.pk}"
+    assert str(other.walk("VEVENT")[0]["DESCRIPTION"]).startswith("Uiterlijk ")
