@@ -397,3 +397,19 @@ def test_the_calendar_feed_speaks_its_owners_language(alice, bob):
     assert str(own.walk("VEVENT")[0]["SUMMARY"]) == f"Jouw zet: Solitaire Chess #{match.pk}"
     assert str(other.walk("VEVENT")[0]["SUMMARY"]) == f"{mover.username} is aan zet: Solitaire Chess #{match.pk}"
     assert str(other.walk("VEVENT")[0]["DESCRIPTION"]).startswith("Uiterlijk ")
+
+
+@pytest.mark.django_db
+def test_error_pages_are_the_sites_own_in_the_readers_language(alice, client_for):
+    from django.template.loader import render_to_string
+
+    missing = client_for(alice).get("/matches/999999/", HTTP_ACCEPT_LANGUAGE="nl")
+    page = missing.content.decode()
+    assert missing.status_code == 404 and '<html lang="nl">' in page
+    assert "Pagina niet gevonden" in page and "Naar je partijen" in page and alice.username in page  # the site's frame
+    english = Client().get("/matches/999999/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Page not found" in english
+    bad_host = Client().get("/games/", HTTP_HOST="not-ours.example", HTTP_ACCEPT_LANGUAGE="nl")
+    assert bad_host.status_code == 400 and "Onjuist verzoek" in bad_host.content.decode()
+    with translation.override("nl"):
+        assert "Er ging iets mis" in render_to_string("500.html")  # no request, no database needed
