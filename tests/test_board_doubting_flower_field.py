@@ -218,7 +218,7 @@ def test_the_end_shows_the_winner_every_hidden_flower_and_the_truth():
             ["red on B2 (hidden)", "blue on F6 (hidden)"],
             ["yellow on A7 (hidden)", "yellow on G1 (hidden)"],
         ]
-        assert board.verdicts[0].truth == "true: the two fields were equal"
+        assert board.verdicts[0].truth == "It was true: the two fields were equal."
         assert picks(board) == {} and board.controls.order == [] and not board.show_controls
     assert present(state, 0).outcome.title == "You win!" and present(state, None).outcome.title == "Alice wins"
 

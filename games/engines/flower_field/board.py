@@ -23,7 +23,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engines.flower_field.fields import CELL_INDEX, COLOURS, SIZE
-from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json, plural
+from games.engines.flower_field.names import (
+    COLOUR_NAMES,
+    COLOUR_WORDS,
+    FLOWER_WORDS,
+    LETTERS,
+    flower_words,
+    flowers_words,
+    joined,
+)
+from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
+from games.engines.words import _, ngettext
 
 LETTER = {"red": "r", "blue": "b", "yellow": "y"}
 COLOUR_OF_LETTER = {letter: colour for colour, letter in LETTER.items()}
@@ -34,19 +44,33 @@ STAMPED = re.compile(r"^(.*)@(\d+)$")
 MODE_OF_PHASE = {"play": "p", "hide": "h"}
 BUTTON_MOVES = ("order", "give_up", "challenge_challenge", "accept", "pass")
 PHASE_WORDS = {
-    "order": "Choosing who plants first",
-    "hide": "Hiding flowers",
-    "play": "Planting",
-    "doubt": "Challenge-challenge?",
-    "final": "The field is full",
-    "over": "Game over",
+    "order": _("Choosing who plants first"),
+    "hide": _("Hiding flowers"),
+    "play": _("Planting"),
+    "doubt": _("Challenge-challenge?"),
+    "final": _("The field is full"),
+    "over": _("Game over"),
 }
-STATUS_WORDS = {"live": "hidden", "cancelled": "cancelled", "exploded": "exploded"}
+STATUS_WORDS = {"live": _("hidden"), "cancelled": _("cancelled"), "exploded": _("exploded")}
 DOUBT_WORDS = {
-    "successful": "challenged back: successful (the challenge was a bluff)",
-    "failed": "challenged back: failed (the challenge stood)",
-    "accepted": "accepted",
+    "successful": _("challenged back: successful (the challenge was a bluff)"),
+    "failed": _("challenged back: failed (the challenge stood)"),
+    "accepted": _("accepted"),
 }
+ANNOUNCED_WORDS = {"successful": _("Successful"), "failed": _("Failed")}
+# The engine's reasons (Result.reason), as the board's result panel starts its sentence with them.
+REASON_WORDS = {
+    "lost on time": _("Lost on time"),
+    "out of lives": _("Out of lives"),
+    "full field: more lives": _("Full field: more lives"),
+    "full field: equal lives, the last planter wins": _("Full field: equal lives, the last planter wins"),
+}
+# The legend of the pictures: each colour's flower.
+LEGEND = [
+    ("red", _("red: five round petals, R")),
+    ("blue", _("blue: four pointed petals, B")),
+    ("yellow", _("yellow: eight thin petals, Y")),
+]
 MINI_CELL = 10  # a challenge's small picture: cell size in its own units
 
 
@@ -134,6 +158,7 @@ class ColourChoice:
     """One colour to pick: a button that submits `move`, or a link to the selection `select`."""
 
     colour: str
+    name: str  # the colour as the button shows it: "Red"
     move: str
     select: str
     spoken: str  # said after the visible colour: " on D5"
@@ -147,6 +172,7 @@ class FlowerStep:
     first: str
     colour: str
     second: str
+    chosen: str  # what is chosen so far, once a colour is: "Red on B2 chosen."
     plant_one: list[ColourChoice]  # buttons: one flower on `first`
     pick_colour: list[ColourChoice]  # links: the colour of `first`, then a second cell
     finish: list[ColourChoice]  # buttons: both flowers, the second in this colour
@@ -201,7 +227,7 @@ class MiniCell:
     x: int
     y: int
     fill: str  # "red", "blue", "yellow" or "empty"
-    letter: str
+    letter: str  # the colour's letter, "?" for an empty cell
     in_a: bool
     in_b: bool
 
@@ -216,9 +242,10 @@ class Verdict:
     b: str
     empty: str
     announced: str  # "successful" or "failed"
+    announced_words: str
     doubt: str
     final: bool
-    truth: str
+    truth: str  # "It was true: ...", after the end only
     width: int
     height: int
     cells: list[MiniCell]  # its small picture, cropped to the named cells
@@ -232,8 +259,8 @@ class Pending:
     a: str
     b: str
     empty: str
-    empty_words: str
     undone: str
+    words: str  # all of the above in sentences
 
 
 @dataclass(frozen=True)
@@ -267,10 +294,12 @@ class Board:
     cancelled: list[str]
     hidden_at_end: list[HiddenSet]
     verdicts: list[Verdict]  # newest first
-    undone: list[str]
+    undone: str  # the undone plantings, "" when none
     explosions: list[str]
     pending: Pending | None
     outcome: Outcome | None
+    letters: dict[str, str]  # each colour's letter, drawn on its flowers
+    legend: list[tuple[str, str]]  # (colour, what its flower looks like)
 
 
 # --- the board -------------------------------------------------------------------------------------
@@ -281,7 +310,7 @@ def present(given: BoardInput) -> Board:
     public = "all_hidden" in view  # however the match ended, everything is public (ALL-3)
     return Board(
         phase=phase,
-        phase_words=PHASE_WORDS.get(phase, phase),
+        phase_words=PHASE_WORDS[phase],
         over=phase == "over" or given.is_over,
         hint=_hint(given, sel),
         status=_status(given),
@@ -298,12 +327,19 @@ def present(given: BoardInput) -> Board:
             for seat, flowers in enumerate(view.get("all_hidden", []))
         ],
         verdicts=[_verdict(given, number, ch) for number, ch in enumerate(view["challenges"], start=1)][::-1],
-        undone=[
-            f"{_name(given, p['seat'])}: {_flowers_words(p['flowers'])}" for p in view["plantings"] if not p["standing"]
-        ],
+        undone=joined(
+            [
+                _("{player}: {flowers}", player=_name(given, p["seat"]), flowers=flowers_words(p["flowers"]))
+                for p in view["plantings"]
+                if not p["standing"]
+            ],
+            "; ",
+        ),
         explosions=list(view["explosions"]),
         pending=_pending(given),
         outcome=_outcome(given),
+        letters=LETTERS,
+        legend=LEGEND,
     )
 
 
@@ -341,18 +377,17 @@ def _selection(given: BoardInput) -> Selection:
 
 
 def _name(given: BoardInput, seat: int | None) -> str:
+    """A player as a sentence names them within: "you", or their name."""
     if seat is None:
         return ""
-    return "you" if seat == given.seat else given.names[seat]
+    return _("you") if seat == given.seat else given.names[seat]
 
 
-def _capital(words: str) -> str:
-    return words[:1].upper() + words[1:]
-
-
-def _flowers_words(flowers: list[dict[str, str]]) -> str:
-    words = [f"{f['colour']} {f['cell']}" for f in flowers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _subject(given: BoardInput, seat: int | None) -> str:
+    """A player as a sentence starts with them: "You", or their name with a capital."""
+    if seat is None:
+        return ""
+    return _("You") if seat == given.seat else given.names[seat][:1].upper() + given.names[seat][1:]
 
 
 def _hidden(h: dict[str, str], css: str) -> Hidden:
@@ -362,7 +397,12 @@ def _hidden(h: dict[str, str], css: str) -> Hidden:
         colour=h["colour"],
         status=status,
         css=f"ff-hid-{status} {css}".strip(),
-        words=f"{h['colour']} on {h['cell']} ({STATUS_WORDS.get(status, status)})",
+        words=_(
+            "{colour} on {cell} ({status})",
+            colour=COLOUR_WORDS[h["colour"]],
+            cell=h["cell"],
+            status=STATUS_WORDS[status],
+        ),
     )
 
 
@@ -400,9 +440,12 @@ def _field_context(given: BoardInput, sel: Selection) -> _FieldContext:
         owned = [(given.seat, h, "") for h in view["hidden"]]
     for seat, h, css in owned:
         hidden.setdefault(h["cell"], []).append(_hidden(h, css))
-        whose = "your" if seat == given.seat else f"{given.names[seat]}'s"
-        state = STATUS_WORDS.get(h["status"], h["status"])
-        words.setdefault(h["cell"], []).append(f"{whose} hidden {h['colour']} flower ({state})")
+        flower, state = FLOWER_WORDS[h["colour"]], STATUS_WORDS[h["status"]]
+        if seat == given.seat:
+            said = _("your hidden {flower} ({status})", flower=flower, status=state)
+        else:
+            said = _("{player}'s hidden {flower} ({status})", player=given.names[seat], flower=flower, status=state)
+        words.setdefault(h["cell"], []).append(said)
     return _FieldContext(sel, _open_cells(given), shown_a, shown_b, hidden, words, _focus_cell(given, sel))
 
 
@@ -460,23 +503,25 @@ def _cell_label(context: _FieldContext, cell: dict[str, Any], chosen: str, in_a:
     name = cell["cell"]
     sel = context.sel
     if cell["colour"]:
-        what = f"{cell['colour']} flower"
+        what = FLOWER_WORDS[cell["colour"]]
+    elif chosen and sel.mode == "h":
+        what = _("empty, your {flower} to hide here", flower=FLOWER_WORDS[chosen])
     elif chosen:
-        what = f"empty, your {chosen} flower to {'hide' if sel.mode == 'h' else 'plant'} here"
+        what = _("empty, your {flower} to plant here", flower=FLOWER_WORDS[chosen])
     elif name == sel.first and sel.mode in ("p", "h"):
-        what = "empty, selected: pick a colour"
+        what = _("empty, selected: pick a colour")
     else:
-        what = "empty"
-    words = [f"{name}: {what}"]
+        what = _("empty")
+    words = [_("{cell}: {what}", cell=name, what=what)]
     if name == sel.second and sel.mode in ("p", "h"):
-        words.append("selected as your second cell: pick a colour")
+        words.append(_("selected as your second cell: pick a colour"))
     if cell["last"]:
-        words.append("planted last turn")
+        words.append(_("planted last turn"))
     if cell["exploded"]:
-        words.append("a hidden flower exploded here")
+        words.append(_("a hidden flower exploded here"))
     words += context.hidden_words.get(name, [])
-    words += ["in field A"] * in_a + ["in field B"] * in_b
-    return ", ".join(words)
+    words += [_("in field A")] * in_a + [_("in field B")] * in_b
+    return joined(words)
 
 
 def _pick(context: _FieldContext, name: str) -> str | None:
@@ -513,15 +558,17 @@ def _action(context: _FieldContext, name: str) -> str:
     if sel.mode == "c":
         field_name = sel.active.upper()
         if name in (sel.a if sel.active == "a" else sel.b):
-            return f"remove {name} from field {field_name}"
-        return f"add {name} to field {field_name}"
+            return _("remove {cell} from field {field}", cell=name, field=field_name)
+        return _("add {cell} to field {field}", cell=name, field=field_name)
     if name == sel.first and sel.colour:
-        return f"choose the colour of {name} again"
+        return _("choose the colour of {cell} again", cell=name)
     if name in (sel.first, sel.second):
-        return f"unselect {name}"
+        return _("unselect {cell}", cell=name)
     if sel.first and sel.colour:
-        return f"choose {name} for your second flower"
-    return f"choose {name} to {'hide' if sel.mode == 'h' else 'plant'} a flower"
+        return _("choose {cell} for your second flower", cell=name)
+    if sel.mode == "h":
+        return _("choose {cell} to hide a flower", cell=name)
+    return _("choose {cell} to plant a flower", cell=name)
 
 
 # --- the controls ----------------------------------------------------------------------------------
@@ -534,12 +581,15 @@ def _controls(given: BoardInput, sel: Selection) -> Controls:
     def offer(move: dict[str, Any], label: str) -> MoveChoice | None:
         return MoveChoice(move_json(move), label) if move_json(move) in allowed else None
 
-    order = [offer({"type": "order", "go": go}, f"Plant {go}") for go in ("first", "second")]
-    doubt = [
-        offer({"type": "challenge_challenge"}, "Challenge the challenge"),
-        offer({"type": "accept"}, "Accept and plant again"),
+    order = [
+        offer({"type": "order", "go": "first"}, _("Plant first")),
+        offer({"type": "order", "go": "second"}, _("Plant second")),
     ]
-    give_up = offer({"type": "give_up"}, "Give up the challenge (lose a life, play again)")
+    doubt = [
+        offer({"type": "challenge_challenge"}, _("Challenge the challenge")),
+        offer({"type": "accept"}, _("Accept and plant again")),
+    ]
+    give_up = offer({"type": "give_up"}, _("Give up the challenge (lose a life, play again)"))
     return Controls(
         mode=sel.mode if acting else "",
         flowers=_flower_step(given, sel) if sel.mode in ("p", "h") and sel.first else None,
@@ -548,7 +598,7 @@ def _controls(given: BoardInput, sel: Selection) -> Controls:
         back_to_planting=sel.mode == "c" and bool(_open_cells(given)),
         start_again=sel.mode in ("p", "h") and bool(sel.first),
         give_up=give_up if sel.mode == "c" else None,
-        pass_move=offer({"type": "pass"}, "Pass (end the game)"),
+        pass_move=offer({"type": "pass"}, _("Pass (end the game)")),
         doubt=[c for c in doubt if c],
         order=[c for c in order if c],
     )
@@ -568,23 +618,40 @@ def _flower_step(given: BoardInput, sel: Selection) -> FlowerStep:
 
     def buttons(cell: str, spoken: str, *before: tuple[str, str]) -> list[ColourChoice]:
         """A button per colour of a flower on `cell`, after the flowers `before`: legal moves only."""
-        choices = [ColourChoice(k, move(*before, (cell, k)), "", spoken) for k in COLOURS]
+        choices = [ColourChoice(k, COLOUR_NAMES[k], move(*before, (cell, k)), "", spoken) for k in COLOURS]
         return [c for c in choices if c.move]
 
     first, colour, second = sel.first, sel.colour, sel.second
     alone = move((first, colour)) if kind == "plant" and colour else ""
-    then = f" on {first}, then a second cell"
-    pick_colour = [ColourChoice(k, "", f"{sel.mode}:{first}{LETTER[k]}", then) for k in COLOURS]
+    then = _(" on {cell}, then a second cell", cell=first)
+    pick_colour = [ColourChoice(k, COLOUR_NAMES[k], "", f"{sel.mode}:{first}{LETTER[k]}", then) for k in COLOURS]
+    finish = []
+    if second:
+        spoken = _(" on {second}, with {colour} on {first}", second=second, colour=COLOUR_WORDS[colour], first=first)
+        finish = buttons(second, spoken, (first, colour))
     return FlowerStep(
         mode=sel.mode,
         first=first,
         colour=colour,
         second=second,
-        plant_one=buttons(first, f" on {first}") if kind == "plant" and not colour else [],
+        chosen=_chosen_words(sel),
+        plant_one=buttons(first, _(" on {cell}", cell=first)) if kind == "plant" and not colour else [],
         pick_colour=pick_colour if not second else [],
-        finish=buttons(second, f" on {second}, with {colour} on {first}", (first, colour)) if second else [],
-        alone=MoveChoice(alone, f"Plant only {colour} {first}") if alone else None,
+        finish=finish,
+        alone=MoveChoice(alone, _("Plant only {flower}", flower=flower_words({"cell": first, "colour": colour})))
+        if alone
+        else None,
     )
+
+
+def _chosen_words(sel: Selection) -> str:
+    if not sel.colour:
+        return ""
+    if sel.second:
+        return _(
+            "{colour} on {first}, and on {second}:", colour=COLOUR_NAMES[sel.colour], first=sel.first, second=sel.second
+        )
+    return _("{colour} on {cell} chosen.", colour=COLOUR_NAMES[sel.colour], cell=sel.first)
 
 
 def _legal_flowers(given: BoardInput, kind: str, cells: set[str]) -> set[tuple[tuple[str, str], ...]]:
@@ -602,7 +669,7 @@ def _challenge_step(given: BoardInput, sel: Selection) -> ChallengeStep:
     if len(sel.a) == 4 and len(sel.b) == 4:
         # The pair as selected; whether it is well formed is the engine's call (FF-5).
         move = move_json({"type": "challenge", "a": list(sel.a), "b": list(sel.b)})
-        submit = MoveChoice(move, f"Challenge: A = {', '.join(sel.a)}; B = {', '.join(sel.b)}")
+        submit = MoveChoice(move, _("Challenge: A = {a}; B = {b}", a=", ".join(sel.a), b=", ".join(sel.b)))
     board = given.view["board"]
     return ChallengeStep(
         final=given.view["phase"] == "final",
@@ -626,34 +693,41 @@ def _player(given: BoardInput, seat: int) -> Player:
     give_ups = view["give_ups"].count(seat)
     hiding = ""
     if view["phase"] == "hide":
-        hiding = "has hidden two flowers" if view["hidden_chosen"][seat] else "is hiding two flowers"
+        hiding = _("has hidden two flowers") if view["hidden_chosen"][seat] else _("is hiding two flowers")
     return Player(
         seat=seat,
         name=given.names[seat],
         you=seat == given.seat,
         hearts=[True] * lives + [False] * max(0, start - lives),
-        lives_words=f"{lives} of {start} lives" if lives <= start else plural(lives, "life", "lives"),
+        lives_words=_("{lives} of {start} lives", lives=lives, start=start)
+        if lives <= start
+        else ngettext("{n} life", "{n} lives", lives),
         advantage=seat == view["advantage"],
         first=seat == view["first"],
         to_act=seat in view["to_act"],
         hiding_words=hiding,
         won=seat in result.get("winners", []),
-        give_up_words=f"gave up {plural(give_ups, 'challenge')}" if give_ups else "",
+        give_up_words=ngettext("gave up {n} challenge", "gave up {n} challenges", give_ups) if give_ups else "",
     )
 
 
 def _verdict(given: BoardInput, number: int, ch: dict[str, Any]) -> Verdict:
     truth = ""
     if "truth" in ch:  # only after the end
-        truth = "true: the two fields were equal" if ch["truth"] else "false: the two fields were not equal"
+        truth = (
+            _("It was true: the two fields were equal.")
+            if ch["truth"]
+            else _("It was false: the two fields were not equal.")
+        )
     cells, width, height = _mini_picture(ch["a"], ch["b"], ch.get("seen", {}))
     return Verdict(
         number=number,
-        who=_capital(_name(given, ch["seat"])),
+        who=_subject(given, ch["seat"]),
         a=", ".join(ch["a"]),
         b=", ".join(ch["b"]),
         empty=", ".join(ch["empty"]),
         announced=ch["announced"],
+        announced_words=ANNOUNCED_WORDS[ch["announced"]],
         doubt=DOUBT_WORDS.get(ch.get("doubt") or "", ""),
         final=bool(ch.get("final")),
         truth=truth,
@@ -678,7 +752,7 @@ def _mini_picture(a: list[str], b: list[str], seen: dict[str, str | None]) -> tu
                 x=(CELL_INDEX[cell] % SIZE - left) * MINI_CELL,
                 y=(top - CELL_INDEX[cell] // SIZE) * MINI_CELL,
                 fill=colour if colour in LETTER else "empty",
-                letter=LETTER[colour].upper() if colour in LETTER else "?",
+                letter=LETTERS[colour] if colour in LETTERS else "?",
                 in_a=cell in a,
                 in_b=cell in b,
             )
@@ -690,25 +764,32 @@ def _pending(given: BoardInput) -> Pending | None:
     pending = given.view.get("pending")
     if not pending:
         return None
-    one = len(pending["empty"]) == 1
-    return Pending(
-        challenger=_capital(_name(given, pending["challenger"])),
-        a=", ".join(pending["a"]),
-        b=", ".join(pending["b"]),
-        empty=", ".join(pending["empty"]),
-        empty_words="the empty cell" if one else "the empty cells",
-        undone=_flowers_words(pending["undone"]),
+    challenger = _subject(given, pending["challenger"])
+    a, b, empty = ", ".join(pending["a"]), ", ".join(pending["b"]), ", ".join(pending["empty"])
+    undone = flowers_words(pending["undone"])
+    words = ngettext(
+        "{player} named field A ({a}) and field B ({b}), with the empty cell {empty} claiming a hidden flower. "
+        "The planting {undone} was undone. Both fields are outlined on the field below.",
+        "{player} named field A ({a}) and field B ({b}), with the empty cells {empty} claiming hidden flowers. "
+        "The planting {undone} was undone. Both fields are outlined on the field below.",
+        len(pending["empty"]),
+        player=challenger,
+        a=a,
+        b=b,
+        empty=empty,
+        undone=undone,
     )
+    return Pending(challenger=challenger, a=a, b=b, empty=empty, undone=undone, words=words)
 
 
 def _outcome(given: BoardInput) -> Outcome | None:
     result = given.view.get("result")
     if not result:
         return None
-    winner = result["winners"][0] if result["winners"] else None
-    title = "You win!" if winner is not None and winner == given.seat else f"{_capital(_name(given, winner))} wins"
+    winner = result["winners"][0]  # the engine's results have one winner, never a draw
+    title = _("You win!") if winner == given.seat else _("{player} wins", player=_subject(given, winner))
     lives = ", ".join(f"{given.names[seat]} {count}" for seat, count in enumerate(given.view["lives"]))
-    return Outcome(title=title, reason=_capital(result.get("reason", "")), lives=lives)
+    return Outcome(title=title, reason=REASON_WORDS.get(result["reason"], result["reason"]), lives=lives)
 
 
 # --- what is going on, in a sentence -----------------------------------------------------------------
@@ -718,43 +799,51 @@ def _hint(given: BoardInput, sel: Selection) -> str:
     if not _acting(given):
         return ""
     if view["phase"] == "hide":
-        return "Hide two flowers: pick a cell, its colour, then a second cell and its colour. Nobody else sees them."
+        return _("Hide two flowers: pick a cell, its colour, then a second cell and its colour. Nobody else sees them.")
     if view["phase"] == "play" and view["redo"]:
-        return "Your last planting was undone after a successful challenge: plant again (no challenge now)."
+        return _("Your last planting was undone after a successful challenge: plant again (no challenge now).")
     if view["phase"] == "play" and sel.mode == "c":
-        return "Challenge: select field A, then field B, four cells each."
+        return _("Challenge: select field A, then field B, four cells each.")
+    if view["phase"] == "play" and view["may_challenge"]:
+        return _(
+            "Plant one or two flowers next to a flower: pick a cell, then a colour. Or challenge the last planting."
+        )
     if view["phase"] == "play":
-        more = " Or challenge the last planting." if view["may_challenge"] else ""
-        return f"Plant one or two flowers next to a flower: pick a cell, then a colour.{more}"
+        return _("Plant one or two flowers next to a flower: pick a cell, then a colour.")
     if view["phase"] == "doubt" and view.get("pending"):
         pending = view["pending"]
-        cells = "cells" if len(pending["empty"]) > 1 else "cell"
-        return (
-            f"{_capital(_name(given, pending['challenger']))} challenged naming empty {cells} "
-            f"{', '.join(pending['empty'])}: announced successful, your planting was undone. "
-            "Challenge the challenge if you think it is a bluff, or accept it and plant again."
+        return ngettext(
+            "{player} challenged naming empty cell {cells}: announced successful, your planting was undone. "
+            "Challenge the challenge if you think it is a bluff, or accept it and plant again.",
+            "{player} challenged naming empty cells {cells}: announced successful, your planting was undone. "
+            "Challenge the challenge if you think it is a bluff, or accept it and plant again.",
+            len(pending["empty"]),
+            player=_subject(given, pending["challenger"]),
+            cells=", ".join(pending["empty"]),
         )
     if view["phase"] == "final":
-        return "The field is full. Challenge the last planting, or pass; then the game ends."
+        return _("The field is full. Challenge the last planting, or pass; then the game ends.")
     return ""  # choosing the order: the question is in the panel with the buttons
 
 
 def _status(given: BoardInput) -> str:
     """What is going on, for everyone but the player to act."""
     view = given.view
-    turn = _name(given, view["turn"])
     if _acting(given) or given.is_over:
         return ""
+    turn = _subject(given, view["turn"])
     if view["phase"] == "order":
-        return f"{_capital(_name(given, view['advantage']))} has the advantage and chooses who plants first."
+        return _("{player} has the advantage and chooses who plants first.", player=_subject(given, view["advantage"]))
     if view["phase"] == "hide" and given.seat is not None and view["hidden_chosen"][given.seat]:
-        return "Your flowers are hidden. Waiting for your opponent to hide theirs."
+        return _("Your flowers are hidden. Waiting for your opponent to hide theirs.")
     if view["phase"] == "hide":
-        return "Both players are hiding two flowers."
+        return _("Both players are hiding two flowers.")
+    if view["phase"] == "play" and view["redo"]:
+        return _("{player} plants again.", player=turn)
     if view["phase"] == "play":
-        return f"{_capital(turn)} {'plants again' if view['redo'] else 'is to plant or challenge'}."
+        return _("{player} is to plant or challenge.", player=turn)
     if view["phase"] == "doubt":
-        return f"{_capital(turn)} may challenge the challenge or accept it."
+        return _("{player} may challenge the challenge or accept it.", player=turn)
     if view["phase"] == "final":
-        return f"The field is full: {turn} may challenge or pass."
+        return _("The field is full: {player} may challenge or pass.", player=_name(given, view["turn"]))
     return ""

@@ -29,7 +29,6 @@ from games.engines.base import (
     View,
     clone,
     draw_rng,
-    log,
     new_rng,
 )
 from games.engines.flower_field import bots
@@ -47,7 +46,8 @@ from games.engines.flower_field.fields import (
     is_connected,
     parse_rows,
 )
-from games.engines.words import gettext_noop
+from games.engines.flower_field.names import flowers_words
+from games.engines.words import _, gettext_noop, logged
 
 LIVES = 5  # ruling FF-1
 HIDDEN_PER_PLAYER = 2  # ruling FF-2
@@ -61,6 +61,26 @@ def other(seat: int) -> int:
 
 def _seat_name(seat: int) -> str:
     return f"{{p{seat}}}"
+
+
+# Why a match ended (Result.reason, kept in English with its words: Result.reason_words).
+LOST_ON_TIME = _("lost on time")
+OUT_OF_LIVES = _("out of lives")
+MORE_LIVES = _("full field: more lives")
+LAST_PLANTER = _("full field: equal lives, the last planter wins")
+# A move of a kind the phase does not take, by kind.
+NOT_NOW = {
+    "order": _("An order move is not allowed now."),
+    "hide": _("A hide move is not allowed now."),
+    "plant": _("A plant move is not allowed now."),
+    "challenge": _("A challenge move is not allowed now."),
+    "give_up": _("A give up move is not allowed now."),
+    "challenge_challenge": _("A challenge challenge move is not allowed now."),
+    "accept": _("An accept move is not allowed now."),
+    "pass": _("A pass move is not allowed now."),
+}
+# How many named cells are empty when too many are (at most eight: two fields of four).
+TOO_MANY_EMPTY = {3: _("Three"), 4: _("Four"), 5: _("Five"), 6: _("Six"), 7: _("Seven"), 8: _("Eight")}
 
 
 class FlowerFieldEngine(Engine):
@@ -89,7 +109,7 @@ class FlowerFieldEngine(Engine):
     # --- the game ------------------------------------------------------------------------
     def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:
         if players != 2:
-            raise BadOptions("Doubting Flower Field is for 2 players.")
+            raise BadOptions(_("Doubting Flower Field is for 2 players."))
         options = self.parse_options(options, players)
         state: State = {
             "players": 2,
@@ -179,9 +199,9 @@ class FlowerFieldEngine(Engine):
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if not isinstance(move, dict):
-            raise IllegalMove("A move is a JSON object.")
+            raise IllegalMove(_("A move is a JSON object."))
         if seat not in self.to_act(state):
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(_("It is not your turn."))
         kind = move.get("type")
         handlers = {
             "order": ("order", self._apply_order),
@@ -194,11 +214,11 @@ class FlowerFieldEngine(Engine):
             "pass": ("final", self._apply_pass),
         }
         if kind not in handlers:
-            raise IllegalMove(f"Unknown move type {kind!r}.")
+            raise IllegalMove(_("Unknown move type {kind}.", kind=repr(kind)))
         phases, handler = handlers[kind]
         allowed = (phases, "final") if kind == "challenge" else (phases,)
         if state["phase"] not in allowed:
-            raise IllegalMove(f"A {kind.replace('_', ' ')} move is not allowed now.")
+            raise IllegalMove(NOT_NOW[kind])
         new = clone(state)
         new["moves"] += 1
         entries = handler(new, seat, move)
@@ -207,10 +227,10 @@ class FlowerFieldEngine(Engine):
     def apply_timeout(self, state: State, seat: int) -> tuple[State, list[LogEntry]]:
         """The seed: a player who runs out of time loses, the hidden-flower setup included."""
         if seat not in self.to_act(state):
-            raise IllegalMove("Only a player who has to act can run out of time.")
+            raise IllegalMove(_("Only a player who has to act can run out of time."))
         new = clone(state)
-        self._finish(new, other(seat), "lost on time")
-        return new, [log(f"{_seat_name(seat)} ran out of time and loses.")]
+        self._finish(new, other(seat), LOST_ON_TIME)
+        return new, [logged(gettext_noop("{player} ran out of time and loses."), player=_seat_name(seat))]
 
     def view(self, state: State, seat: int | None, ended: bool = False) -> View:
         over = ended or state["phase"] == "over"  # ALL-3: however the match ended
@@ -416,26 +436,32 @@ class FlowerFieldEngine(Engine):
     def _apply_order(self, state: State, seat: int, move: Move) -> list[LogEntry]:
         go = move.get("go")
         if go not in ("first", "second"):
-            raise IllegalMove('Choose "first" or "second".')
+            raise IllegalMove(_('Choose "first" or "second".'))
         state["first"] = seat if go == "first" else other(seat)
         state["phase"] = "hide"
-        return [log(f"{_seat_name(seat)} chose to go {go}: {_seat_name(state['first'])} plants first.")]
+        if go == "first":
+            template = gettext_noop("{player} chose to go first: {first} plants first.")
+        else:
+            template = gettext_noop("{player} chose to go second: {first} plants first.")
+        return [logged(template, player=_seat_name(seat), first=_seat_name(state["first"]))]
 
     def _apply_hide(self, state: State, seat: int, move: Move) -> list[LogEntry]:
         flowers = move.get("flowers")
         if not isinstance(flowers, list) or len(flowers) != HIDDEN_PER_PLAYER:
-            raise IllegalMove("Hide exactly two flowers.")
+            raise IllegalMove(_("Hide exactly two flowers."))
         chosen = []
         for flower in flowers:
             cell, colour = self._parse_flower(flower)
             if cell == CENTRE:
-                raise IllegalMove("D4 already holds a flower: hide yours elsewhere.")  # ruling FF-2
+                raise IllegalMove(_("D4 already holds a flower: hide yours elsewhere."))  # ruling FF-2
             chosen.append({"cell": cell, "colour": colour, "status": "live"})
         if chosen[0]["cell"] == chosen[1]["cell"]:
-            raise IllegalMove("Hide your two flowers on two different cells.")  # ruling FF-2
+            raise IllegalMove(_("Hide your two flowers on two different cells."))  # ruling FF-2
         state["hidden"][seat] = chosen
-        cells = " and ".join(f"{h['colour']} {h['cell']}" for h in chosen)
-        entries = [log(f"{_seat_name(seat)} hid two flowers."), log(f"You hid {cells}.", [seat])]
+        entries = [
+            logged(gettext_noop("{player} hid two flowers."), player=_seat_name(seat)),
+            logged(gettext_noop("You hid {flowers}."), audience=[seat], flowers=flowers_words(chosen)),
+        ]
         if all(h is not None for h in state["hidden"]):
             # ruling FF-2: a cell chosen by both holds no hidden flower; each is told privately.
             mine = {h["cell"]: h for h in state["hidden"][0]}
@@ -443,29 +469,32 @@ class FlowerFieldEngine(Engine):
                 if theirs["cell"] in mine:
                     mine[theirs["cell"]]["status"] = "cancelled"
                     theirs["status"] = "cancelled"
+                    text = gettext_noop("Your hidden flower on {cell} was cancelled: your opponent chose it.")
                     for owner in (0, 1):
-                        text = f"Your hidden flower on {theirs['cell']} was cancelled: your opponent chose it."
-                        entries.append(log(text, [owner]))
+                        entries.append(logged(text, audience=[owner], cell=theirs["cell"]))
             state["phase"] = "play"
             state["turn"] = state["first"]
-            entries.append(log(f"Both flowers are hidden. {_seat_name(state['first'])} plants first."))
+            text = gettext_noop("Both flowers are hidden. {player} plants first.")
+            entries.append(logged(text, player=_seat_name(state["first"])))
         return entries
 
     def _apply_plant(self, state: State, seat: int, move: Move) -> list[LogEntry]:
         flowers = move.get("flowers")
         if not isinstance(flowers, list) or not 1 <= len(flowers) <= 2:
-            raise IllegalMove("Plant one or two flowers.")  # ruling FF-3
+            raise IllegalMove(_("Plant one or two flowers."))  # ruling FF-3
         planted = []
         for flower in flowers:
             cell, colour = self._parse_flower(flower)
             if cell in state["board"]:
-                raise IllegalMove(f"{cell} already holds a flower.")
+                raise IllegalMove(_("{cell} already holds a flower.", cell=cell))
             # ruling FF-3: next to a flower visible before this turn; hidden flowers do not count.
             if not any(CELLS[n] in state["board"] for n in NEIGHBOURS[CELL_INDEX[cell]]):
-                raise IllegalMove(f"{cell} is not next to a flower that was on the board before this turn.")
+                raise IllegalMove(
+                    _("{cell} is not next to a flower that was on the board before this turn.", cell=cell)
+                )
             planted.append({"cell": cell, "colour": colour})
         if len(planted) == 2 and planted[0]["cell"] == planted[1]["cell"]:
-            raise IllegalMove("Plant your two flowers on two different cells.")
+            raise IllegalMove(_("Plant your two flowers on two different cells."))
         entries = []
         exploded = []
         for flower in planted:
@@ -483,17 +512,20 @@ class FlowerFieldEngine(Engine):
         state["plantings"].append({"seat": seat, "flowers": planted, "exploded": exploded, "standing": True})
         state["last_planter"] = seat
         state["redo"] = False
-        what = " and ".join(f"{f['colour']} {f['cell']}" for f in planted)
-        entries.append(log(f"{_seat_name(seat)} planted {what}."))
+        entries.append(
+            logged(gettext_noop("{player} planted {flowers}."), player=_seat_name(seat), flowers=flowers_words(planted))
+        )
         for cell in exploded:
-            entries.append(log(f"A hidden flower exploded on {cell}: {_seat_name(seat)} loses a life."))
+            text = gettext_noop("A hidden flower exploded on {cell}: {player} loses a life.")
+            entries.append(logged(text, cell=cell, player=_seat_name(seat)))
         if self._end_if_out_of_lives(state, entries):
             return entries
         if len(state["board"]) == BOARD_CELLS:
             # ruling FF-8: on a full board the other player may challenge or pass, then the game ends.
             state["phase"] = "final"
             state["turn"] = other(seat)
-            entries.append(log(f"The field is full. {_seat_name(other(seat))} may challenge or pass."))
+            text = gettext_noop("The field is full. {player} may challenge or pass.")
+            entries.append(logged(text, player=_seat_name(other(seat))))
         else:
             state["turn"] = other(seat)
         return entries
@@ -502,8 +534,8 @@ class FlowerFieldEngine(Engine):
         final = state["phase"] == "final"
         if not final and not self._may_challenge(state, seat):
             if state["redo"]:
-                raise IllegalMove("You must plant again after a successful challenge.")  # ruling FF-6
-            raise IllegalMove("There is nothing to challenge yet: your opponent has not planted.")  # FF-5
+                raise IllegalMove(_("You must plant again after a successful challenge."))  # ruling FF-6
+            raise IllegalMove(_("There is nothing to challenge yet: your opponent has not planted."))  # FF-5
         a, b, empty = self._parse_challenge(state, move)
         target = self._last_standing(state)
         challenge = {
@@ -520,52 +552,68 @@ class FlowerFieldEngine(Engine):
             "seen": {CELLS[i]: state["board"].get(CELLS[i]) for i in sorted(set(a + b))},
         }
         state["challenges"].append(challenge)
-        opponent = other(seat)
-        named = f"{', '.join(challenge['a'])} and {', '.join(challenge['b'])}"
-        entries = [log(f"{_seat_name(seat)} challenged: {named}.")]
-        truth = self._claim_truth(state, challenge)
-        challenge["truth"] = truth
-        announced_success = truth or bool(empty)  # ruling FF-5: empty cells are always "successful"
-        challenge["announced"] = "successful" if announced_success else "failed"
+        text = gettext_noop("{player} challenged: {a} and {b}.")
+        entries = [logged(text, player=_seat_name(seat), a=", ".join(challenge["a"]), b=", ".join(challenge["b"]))]
+        challenge["truth"] = self._claim_truth(state, challenge)
+        # ruling FF-5: a challenge that names empty cells is always announced "successful"
+        challenge["announced"] = "successful" if challenge["truth"] or empty else "failed"
         if final:
-            # ruling FF-8: changes lives only; nothing is undone; then the game ends.
-            loser = opponent if truth else seat
-            entries.append(log(f"The challenge was {challenge['announced']}: {_seat_name(loser)} loses a life."))
-            self._lose_life(state, loser)
-            self._finish_full_board(state, entries)
-            return entries
-        if not announced_success:
+            self._judge_final_challenge(state, challenge, entries)
+        elif challenge["announced"] == "failed":
             # ruling FF-6: the challenger loses a life and takes the turn again.
             self._lose_life(state, seat)
-            entries.append(log(f"The challenge failed: {_seat_name(seat)} loses a life and plays again."))
+            text = gettext_noop("The challenge failed: {player} loses a life and plays again.")
+            entries.append(logged(text, player=_seat_name(seat)))
             self._end_if_out_of_lives(state, entries)
-            return entries
-        # ruling FF-6: the opponent loses a life, their last planting is undone (explosions stay).
+        else:
+            self._undo_challenged_planting(state, challenge, target, entries)
+        return entries
+
+    def _judge_final_challenge(self, state: State, challenge: dict[str, Any], entries: list[LogEntry]) -> None:
+        """ruling FF-8: a challenge on a full field changes lives only; nothing is undone; then the game ends."""
+        seat = challenge["seat"]
+        loser = other(seat) if challenge["truth"] else seat
+        if challenge["announced"] == "successful":
+            text = gettext_noop("The challenge was successful: {player} loses a life.")
+        else:
+            text = gettext_noop("The challenge failed: {player} loses a life.")
+        entries.append(logged(text, player=_seat_name(loser)))
+        self._lose_life(state, loser)
+        self._finish_full_board(state, entries)
+
+    def _undo_challenged_planting(
+        self, state: State, challenge: dict[str, Any], target: int, entries: list[LogEntry]
+    ) -> None:
+        """ruling FF-6: the opponent loses a life, their last planting is undone (explosions stay)."""
+        opponent = other(challenge["seat"])
         self._lose_life(state, opponent)
         challenge["undone"] = target
         self._undo(state, target)
-        entries.append(log(f"The challenge was successful: {_seat_name(opponent)} loses a life."))
-        if empty:
+        text = gettext_noop("The challenge was successful: {player} loses a life.")
+        entries.append(logged(text, player=_seat_name(opponent)))
+        if challenge["empty"]:
             # ruling FF-7: the window opens; lives at 0 are judged when it closes.
             state["phase"] = "doubt"
             state["pending"] = len(state["challenges"]) - 1
             state["turn"] = opponent
-            entries.append(log(f"{_seat_name(opponent)} may challenge the challenge or accept it and plant again."))
-            return entries
+            text = gettext_noop("{player} may challenge the challenge or accept it and plant again.")
+            entries.append(logged(text, player=_seat_name(opponent)))
+            return
         if self._end_if_out_of_lives(state, entries):
-            return entries
+            return
         state["turn"] = opponent
         state["redo"] = True
-        entries.append(log(f"{_seat_name(opponent)}'s planting is undone: they plant again."))
-        return entries
+        text = gettext_noop("{player}'s planting is undone: they plant again.")
+        entries.append(logged(text, player=_seat_name(opponent)))
 
     def _apply_give_up(self, state: State, seat: int, move: Move) -> list[LogEntry]:
         if not self._may_challenge(state, seat):
-            raise IllegalMove("You may not challenge now, so you cannot give up a challenge.")
+            raise IllegalMove(_("You may not challenge now, so you cannot give up a challenge."))
         # ruling FF-5: giving up is an announced failure (FF-6: a life, and the turn again).
         state["give_ups"].append(seat)
         self._lose_life(state, seat)
-        entries = [log(f"{_seat_name(seat)} gave up a challenge, loses a life and plays again.")]
+        text = gettext_noop("{player} gave up a challenge, loses a life and plays again.")
+        entries = [logged(text, player=_seat_name(seat))]
         self._end_if_out_of_lives(state, entries)
         return entries
 
@@ -584,25 +632,19 @@ class FlowerFieldEngine(Engine):
             self._restore(state, challenge["undone"])
             state["turn"] = challenger
             state["redo"] = False
-            entries.append(
-                log(
-                    f"{_seat_name(seat)} challenged the challenge: successful. {_seat_name(seat)} gains a "
-                    f"life, {_seat_name(challenger)} loses one; the planting is back and "
-                    f"{_seat_name(challenger)} plays again."
-                )
+            text = gettext_noop(
+                "{player} challenged the challenge: successful. {player} gains a life, {challenger} loses one; "
+                "the planting is back and {challenger} plays again."
             )
+            entries.append(logged(text, player=_seat_name(seat), challenger=_seat_name(challenger)))
         else:
             # ruling FF-7: -1 to the doubter, who then replants.
             challenge["doubt"] = "failed"
             self._lose_life(state, seat)
             state["turn"] = seat
             state["redo"] = True
-            entries.append(
-                log(
-                    f"{_seat_name(seat)} challenged the challenge: failed. {_seat_name(seat)} loses a life "
-                    "and plants again."
-                )
-            )
+            text = gettext_noop("{player} challenged the challenge: failed. {player} loses a life and plants again.")
+            entries.append(logged(text, player=_seat_name(seat)))
         self._end_if_out_of_lives(state, entries)
         return entries
 
@@ -613,25 +655,25 @@ class FlowerFieldEngine(Engine):
         state["phase"] = "play"
         state["turn"] = seat
         state["redo"] = True
-        entries = [log(f"{_seat_name(seat)} accepted the challenge and plants again.")]
+        entries = [logged(gettext_noop("{player} accepted the challenge and plants again."), player=_seat_name(seat))]
         self._end_if_out_of_lives(state, entries)  # ruling FF-7: judged once the window closes
         return entries
 
     def _apply_pass(self, state: State, seat: int, move: Move) -> list[LogEntry]:
-        entries = [log(f"{_seat_name(seat)} passed.")]
+        entries = [logged(gettext_noop("{player} passed."), player=_seat_name(seat))]
         self._finish_full_board(state, entries)
         return entries
 
     # --- helpers ---------------------------------------------------------------------------
     def _parse_flower(self, flower: Any) -> tuple[str, str]:
         if not isinstance(flower, dict):
-            raise IllegalMove('A flower is {"cell": "B2", "colour": "red"}.')
+            raise IllegalMove(_('A flower is {"cell": "B2", "colour": "red"}.'))
         cell = flower.get("cell")
         colour = flower.get("colour")
         if not isinstance(cell, str) or cell.strip().upper() not in CELL_INDEX:
-            raise IllegalMove(f"{cell!r} is not a cell of the field (A1 to G7).")
+            raise IllegalMove(_("{cell} is not a cell of the field (A1 to G7).", cell=repr(cell)))
         if colour not in COLOURS:
-            raise IllegalMove(f"{colour!r} is not a flower colour: red, blue or yellow.")
+            raise IllegalMove(_("{colour} is not a flower colour: red, blue or yellow.", colour=repr(colour)))
         return cell.strip().upper(), colour
 
     def _parse_challenge(self, state: State, move: Move) -> tuple[list[int], list[int], list[int]]:
@@ -640,29 +682,29 @@ class FlowerFieldEngine(Engine):
         for name in ("a", "b"):
             cells = move.get(name)
             if not isinstance(cells, list) or len(cells) != 4:
-                raise IllegalMove("Name two flower fields of exactly four cells each.")
+                raise IllegalMove(_("Name two flower fields of exactly four cells each."))
             indexes = []
             for cell in cells:
                 if not isinstance(cell, str) or cell.strip().upper() not in CELL_INDEX:
-                    raise IllegalMove(f"{cell!r} is not a cell of the field (A1 to G7).")
+                    raise IllegalMove(_("{cell} is not a cell of the field (A1 to G7).", cell=repr(cell)))
                 indexes.append(CELL_INDEX[cell.strip().upper()])
             names = ", ".join(CELLS[i] for i in indexes)
             if len(set(indexes)) != 4:
-                raise IllegalMove(f"{names} names a cell twice: a field is four different cells.")
+                raise IllegalMove(_("{cells} names a cell twice: a field is four different cells.", cells=names))
             if not is_connected(indexes):
-                raise IllegalMove(f"{names} is not connected.")
+                raise IllegalMove(_("{cells} is not connected.", cells=names))
             fields.append(indexes)
         a, b = fields
         if set(a) == set(b):
-            raise IllegalMove("The two fields are the same cells: name two different fields.")
+            raise IllegalMove(_("The two fields are the same cells: name two different fields."))
         target = self._last_standing(state)
         last_cells = {CELL_INDEX[f["cell"]] for f in state["plantings"][target]["flowers"]}
         if not last_cells.intersection(a + b):
-            raise IllegalMove("Neither field holds a flower planted in your opponent's last turn.")
+            raise IllegalMove(_("Neither field holds a flower planted in your opponent's last turn."))
         empty = sorted({i for i in a + b if CELLS[i] not in state["board"]})
         if len(empty) > MAX_EMPTY_NAMED:
-            words = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
-            raise IllegalMove(f"{words[len(empty)].capitalize()} named cells are empty: at most two may be.")
+            count = TOO_MANY_EMPTY[len(empty)]
+            raise IllegalMove(_("{number} named cells are empty: at most two may be.", number=count))
         return a, b, empty
 
     def _claim_truth(self, state: State, challenge: dict[str, Any]) -> bool:
@@ -757,8 +799,9 @@ class FlowerFieldEngine(Engine):
         """ruling FF-8: a player at 0 lives loses (never while the FF-7 window is open)."""
         for seat in (0, 1):
             if state["lives"][seat] == 0:
-                self._finish(state, other(seat), "out of lives")
-                entries.append(log(f"{_seat_name(seat)} has no lives left. {_seat_name(other(seat))} wins."))
+                self._finish(state, other(seat), OUT_OF_LIVES)
+                text = gettext_noop("{loser} has no lives left. {winner} wins.")
+                entries.append(logged(text, loser=_seat_name(seat), winner=_seat_name(other(seat))))
                 return True
         return False
 
@@ -769,23 +812,20 @@ class FlowerFieldEngine(Engine):
             return
         if lives[0] != lives[1]:
             winner = 0 if lives[0] > lives[1] else 1
-            reason = "full field: more lives"
+            reason = MORE_LIVES
         else:
             winner = state["last_planter"]
-            reason = "full field: equal lives, the last planter wins"
+            reason = LAST_PLANTER
         self._finish(state, winner, reason)
-        entries.append(log(f"The field is full: {_seat_name(winner)} wins ({reason})."))
+        text = gettext_noop("The field is full: {winner} wins ({reason}).")
+        entries.append(logged(text, winner=_seat_name(winner), reason=reason))
 
     def _finish(self, state: State, winner: int, reason: str) -> None:
         state["phase"] = "over"
         state["turn"] = None
         state["pending"] = None
-        state["result"] = {
-            "winners": [winner],
-            "scores": list(state["lives"]),
-            "reason": reason,
-            "draw": False,
-        }
+        # As Result.as_dict() writes it: the English reason and its words ("reason_words", issue 19).
+        state["result"] = Result([winner], list(state["lives"]), reason).as_dict()
 
     def _challenge_view(self, challenge: dict[str, Any], reveal: bool) -> dict[str, Any]:
         shown = {key: challenge[key] for key in ("seat", "a", "b", "empty", "announced", "doubt", "final")}
