@@ -6,6 +6,10 @@ card and its size, a ghost pile and the side stack only a size, and what a move 
 extra team turn) is the engine's `move_effects`. Buttons are offered only for the viewer's legal moves,
 on the stack whose top card they move. A ghost double is picked on the table one card at a time:
 ?select=d<head source><body source>, a source being a seat digit or "b" for the Burn Lizzy.
+
+Every word is a `Msg` (games/engines/words.py, issue 19): English text that the template shows in the
+viewer's language with `tr()`. The engine's own words (the pending decision, the result's reason) keep
+seats as {p0}..{p7}; `Table.fill` puts the players' names in.
 """
 
 from __future__ import annotations
@@ -14,10 +18,26 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engines.dizzy_cards import PARTS, describe, parse
+from games.engines.dizzy_cards import PARTS, parse
 from games.engines.lizzy_card import FILLS, CardArt, LizzyCard
+from games.engines.lizzy_ghosties.phrases import (
+    BURN_LIZZYS,
+    COLOUR_WORDS,
+    EVENT_WORDS,
+    PART_WORDS,
+    PATTERN_WORDS,
+    YOUR,
+    card_name,
+    card_words,
+    listed,
+    owned_card,
+    owner,
+    the_card,
+    three,
+)
 from games.engines.lizzy_ghosties.rules import BURN
-from games.engines.spec import BoardInput, MoveChoice, move_json, plural
+from games.engines.spec import BoardInput, MoveChoice, move_json
+from games.engines.words import Msg, _, gettext_noop, ngettext
 
 # The ring of places around the table on a 3 x 3 grid (row, column), clockwise seen from above,
 # beginning at the bottom middle where the viewer sits; the middle cell is the table itself.
@@ -32,26 +52,44 @@ LAYOUT = {
     8: (0, 1, 2, 3, 4, 5, 6, 7),
 }
 PHASES = {
-    "opening": ("Opening", "every player is still a Lizzy"),
-    "transition": ("Transition", "ghosts haunt the living Lizzies"),
-    "showdown": ("Showdown", "team Lizzies against team Ghosties"),
-    "over": ("Game over", "the cards are counted"),
+    "opening": (_("Opening"), _("every player is still a Lizzy")),
+    "transition": (_("Transition"), _("ghosts haunt the living Lizzies")),
+    "showdown": (_("Showdown"), _("team Lizzies against team Ghosties")),
+    "over": (_("Game over"), _("the cards are counted")),
 }
-EVENT_NAMES = {"steal": "steal event", "burn": "burn event", "ghost": "ghost event"}
+# What a move sets off, after its words (the leading space joins them).
 EFFECT_WORDS = {
-    "event": " (a double: a new event)",
-    "extra_turn": " (a new double: an extra team turn)",
-    "turn_ends": " (your turn ends)",
+    "event": _(" (a double: a new event)"),
+    "extra_turn": _(" (a new double: an extra team turn)"),
+    "turn_ends": _(" (your turn ends)"),
 }
-GHOST_DETAIL = (
+GHOST_DETAIL = gettext_noop(
     "A ghost steals one top card into its face-down pile, or takes one top card from each of three "
     "Lizzies forming a double (a loaned Lizzy) and starts a ghost event."
 )
 DETAILS = {
     "ghost_turn": GHOST_DETAIL,
     "showdown_ghosts": GHOST_DETAIL,
-    "showdown_lizzies": "Team Lizzies move one top card between their two Lizzies, or take a Burn Lizzy top card.",
+    "showdown_lizzies": gettext_noop(
+        "Team Lizzies move one top card between their two Lizzies, or take a Burn Lizzy top card."
+    ),
 }
+PASS_DETAIL = gettext_noop(
+    "A Lizzy's turn passes every other living Lizzy clockwise; for each one {player} may steal a top card, "
+    "give one, or skip."
+)
+YOUR_PASS_DETAIL = gettext_noop(
+    "A Lizzy's turn passes every other living Lizzy clockwise; for each one you may steal a top card, "
+    "give one, or skip."
+)
+WON_DETAIL = gettext_noop(
+    "The {event} was won: one attempt on each Lizzy in turn. Attempts left: {left}. "
+    "A new double during the event starts a new event (a chain)."
+)
+LOST_DETAIL = gettext_noop(
+    "The {event} was lost: one card of choice from any other living Lizzy. "
+    "A new double during the event starts a new event (a chain)."
+)
 FEW_CHOICES = 6  # the list of choices in words starts open up to this many
 PLACEHOLDER = re.compile(r"\{p(\d)\}")
 
@@ -70,8 +108,8 @@ class Control:
     focus: bool = False  # the first choice of the decision: focused after the board is swapped in
 
     @property
-    def words(self) -> str:
-        return self.short + self.rest
+    def words(self) -> Msg:
+        return Msg("{short}{rest}", short=self.short, rest=self.rest)  # signs only: no catalogue entry
 
 
 @dataclass(frozen=True)
@@ -235,27 +273,37 @@ class Table:
         self.effects = {move_json(e["move"]): e["effect"] for e in self.view.get("move_effects", [])}
 
     def name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+        return self.names[seat] if 0 <= seat < len(self.names) else _("seat {number}", number=seat + 1)
 
-    def whose(self, source: int | str) -> str:
+    def whose(self, source: int | str) -> Msg:
+        """Whose a card is, before its words: "the Burn Lizzy's", "your", "Ann's"."""
         if source == BURN:
-            return "the Burn Lizzy's"
-        return "your" if source == self.viewer else f"{self.name(source)}'s"
+            return BURN_LIZZYS
+        return YOUR if source == self.viewer else owner(self.name(source))
 
-    def onto(self, seat: int) -> str:
-        return "your Lizzy" if seat == self.viewer else f"{self.name(seat)}'s Lizzy"
+    def owned(self, source: int | str, part: str) -> Msg:
+        """The top card of a stack with whose it is: "Ann's red dots head"."""
+        return owned_card(self.top(source, part), self.whose(source))
+
+    def onto(self, seat: int) -> Msg:
+        return _("your Lizzy") if seat == self.viewer else _("{player}'s Lizzy", player=self.name(seat))
 
     def top(self, source: int | str, part: str) -> str:
         stacks = self.view["burn"]["stacks"] if source == BURN else self.view["seats"][source]["stacks"]
         return stacks[part]["top"]
 
-    def effect_words(self, move: str) -> str:
+    def effect_words(self, move: str) -> Msg | str:
         """What the engine says a legal move sets off, in words ("" for nothing)."""
         return EFFECT_WORDS.get(self.effects.get(move, ""), "")
 
-    def fill(self, text: str) -> str:
-        """Engine texts name seats as {p0}..{p7}."""
-        return PLACEHOLDER.sub(lambda found: self.name(int(found.group(1))), text)
+    def fill(self, text: Any) -> Any:
+        """Engine words name seats as {p0}..{p7}: the players' names go in, inside a Msg's values too."""
+        if isinstance(text, Msg):
+            values = {key: self.fill(value) for key, value in text.values.items()}
+            return Msg(text.template, text.plural_template, text.count, **values)
+        if isinstance(text, str):
+            return PLACEHOLDER.sub(lambda found: self.name(int(found.group(1))), text)
+        return text
 
 
 def present(given: BoardInput) -> Board:
@@ -269,6 +317,10 @@ def present(given: BoardInput) -> Board:
         seats=[_seat(table, controls, seat, place) for seat, place in _seat_places(table)],
         revealed=_revealed(table) if table.view["revealed"] else [],
     )
+
+
+def _cards(count: int) -> Msg:
+    return ngettext("{n} card", "{n} cards", count)
 
 
 # --- the viewer's choices --------------------------------------------------------------------------
@@ -306,41 +358,48 @@ def _move_control(table: Table, move: dict[str, Any]) -> tuple[Place | None, Con
     if kind == "skip":
         return None, Control(_skip_words(table), json=value)
     if kind == "ghost_double":
-        return None, Control("Grab the double", ": " + _double_words(table, move) + effect, json=value)
+        rest = _(": {cards}{effect}", cards=_double_words(table, move), effect=effect)
+        return None, Control(_("Grab the double"), rest, json=value)
     part = move["part"]
     if kind == "give":
-        card = describe(table.top(table.viewer, part))
-        return (table.viewer, part), Control("Give", f" {table.name(move['to'])} your {card}{effect}", json=value)
+        card = table.owned(table.viewer, part)
+        rest = _(" {player} {card}{effect}", player=table.name(move["to"]), card=card, effect=effect)
+        return (table.viewer, part), Control(_("Give"), rest, json=value)
     source = BURN if kind == "take_burn" else move["from"]
-    card = f"{table.whose(source)} {describe(table.top(source, part))}"
-    if kind == "move":
-        short, rest = f"Move to {table.name(move['to'])}", f": {card} onto {table.onto(move['to'])}"
-    elif kind == "take_burn":
-        short = f"Take for {'you' if move['to'] == table.viewer else table.name(move['to'])}"
-        rest = f": {card} onto {table.onto(move['to'])}"
+    card = table.owned(source, part)
+    if kind in ("move", "take_burn"):
+        to = move["to"]
+        if kind == "move":
+            short = _("Move to {player}", player=table.name(to))
+        else:
+            short = _("Take for you") if to == table.viewer else _("Take for {player}", player=table.name(to))
+        rest = _(": {card} onto {lizzy}{effect}", card=card, lizzy=table.onto(to), effect=effect)
     elif kind == "ghost_steal":
-        short, rest = "Steal", f" {card} into your pile"
+        short, rest = _("Steal"), _(" {card} into your pile{effect}", card=card, effect=effect)
     elif kind == "burn":
-        short, rest = "Burn", f" {card} onto the Burn Lizzy"
+        short, rest = _("Burn"), _(" {card} onto the Burn Lizzy{effect}", card=card, effect=effect)
     else:
         event = table.view["pending"]["event"]
-        on = "your loaned Lizzy" if event is not None and event["kind"] == "ghost" else "your Lizzy"
-        short, rest = "Steal", f" {card} onto {on}"
-    return (source, part), Control(short, rest + effect, json=value)
+        short = _("Steal")
+        if event is not None and event["kind"] == "ghost":
+            rest = _(" {card} onto your loaned Lizzy{effect}", card=card, effect=effect)
+        else:
+            rest = _(" {card} onto your Lizzy{effect}", card=card, effect=effect)
+    return (source, part), Control(short, rest, json=value)
 
 
-def _skip_words(table: Table) -> str:
+def _skip_words(table: Table) -> Msg:
     pending = table.view["pending"]
     event = pending["event"]
     if event is None:
-        return f"Skip {table.name(pending['opponent'])}: neither steal nor give"
+        return _("Skip {player}: neither steal nor give", player=table.name(pending["opponent"]))
     if event["won"]:
-        return f"Skip {table.name(event['targets'][0])}: take none of their cards"
-    return "Take no card: end the event"
+        return _("Skip {player}: take none of their cards", player=table.name(event["targets"][0]))
+    return _("Take no card: end the event")
 
 
-def _double_words(table: Table, move: dict[str, Any]) -> str:
-    return ", ".join(f"{table.whose(move[part])} {describe(table.top(move[part], part))}" for part in PARTS)
+def _double_words(table: Table, move: dict[str, Any]) -> Msg:
+    return three([table.owned(move[part], part) for part in PARTS])
 
 
 def _code(source: int | str) -> str:
@@ -371,22 +430,24 @@ def _double_controls(table: Table, doubles: list[dict[str, Any]], codes: str) ->
         if "".join(_code(move[p]) for p in PARTS[: len(codes)]) != codes:
             continue
         place = (move[part], part)
-        card = f"{table.whose(move[part])} {describe(table.top(move[part], part))}"
         if part == "tail":
             value = move_json(move)
-            rest = ": " + _double_words(table, move) + table.effect_words(value)
-            control = Control("Grab the double", rest, json=value)
+            rest = _(": {cards}{effect}", cards=_double_words(table, move), effect=table.effect_words(value))
+            control = Control(_("Grab the double"), rest, json=value)
         elif place in at:
             continue
         else:
-            control = Control(f"Pick as the {part}", f" of a double: {card}", select="d" + codes + _code(move[part]))
+            rest = _(" of a double: {card}", card=table.owned(move[part], part))
+            control = Control(
+                _("Pick as the {part}", part=PART_WORDS[part]), rest, select="d" + codes + _code(move[part])
+            )
         at.setdefault(place, []).append(control)
     return at
 
 
 def _draw_order(table: Table) -> list[Place]:
     """The stacks in the order the page draws them: the Burn Lizzy, then the seats from the viewer on."""
-    return [(BURN, part) for part in PARTS] + [(seat, part) for seat, _ in _seat_places(table) for part in PARTS]
+    return [(BURN, part) for part in PARTS] + [(seat, part) for seat, _place in _seat_places(table) for part in PARTS]
 
 
 # --- the sections ----------------------------------------------------------------------------------
@@ -401,7 +462,7 @@ def _status(table: Table) -> Status:
         phase=phase,
         label=label,
         meaning=meaning,
-        cycle=f"cycle {view['cycle']} of at most {view['max_cycles']}" if in_cycles else "",
+        cycle=_("cycle {cycle} of at most {most}", cycle=view["cycle"], most=view["max_cycles"]) if in_cycles else "",
         dicey=view["dicey"],
         first_player=table.name(view["first_player"]),
         teams=_team_words(table),
@@ -409,24 +470,31 @@ def _status(table: Table) -> Status:
     )
 
 
-def _team_words(table: Table) -> str:
+def _team_words(table: Table) -> Msg | str:
     teams = table.view["teams"]
     if not teams:
         return ""
-    lizzies = _and([table.name(seat) for seat in sorted(teams["lizzies"])]) or "nobody"
-    ghosts = _and([table.name(seat) for seat in sorted(teams["ghosts"])]) or "nobody"
+    lizzies = listed([table.name(seat) for seat in sorted(teams["lizzies"])]) or _("nobody")
+    ghosts = listed([table.name(seat) for seat in sorted(teams["ghosts"])]) or _("nobody")
     if table.view["phase"] == "transition":
-        return f"Still Lizzies: {lizzies}. Ghosts: {ghosts}."
-    return f"Team Lizzies: {lizzies}. Team Ghosties: {ghosts}."
+        return _("Still Lizzies: {lizzies}. Ghosts: {ghosts}.", lizzies=lizzies, ghosts=ghosts)
+    return _("Team Lizzies: {lizzies}. Team Ghosties: {ghosts}.", lizzies=lizzies, ghosts=ghosts)
 
 
-def _showdown_words(table: Table) -> str:
+def _showdown_words(table: Table) -> Msg | str:
     showdown = table.view["showdown"]
     if not showdown or table.view["phase"] == "over":
         return ""
-    team = "Lizzies" if showdown["team"] == "lizzies" else "Ghosties"
-    extra = " an extra turn (a new double)" if showdown["extra_turn"] else ""
-    return f"Team turn {showdown['team_turns'] + 1} of at most {showdown['max_team_turns']}: team {team} plays{extra}."
+    team = "Lizzies" if showdown["team"] == "lizzies" else "Ghosties"  # the teams' names, in every language
+    turn, most = showdown["team_turns"] + 1, showdown["max_team_turns"]
+    if showdown["extra_turn"]:
+        return _(
+            "Team turn {turn} of at most {most}: team {team} plays an extra turn (a new double).",
+            turn=turn,
+            most=most,
+            team=team,
+        )
+    return _("Team turn {turn} of at most {most}: team {team} plays.", turn=turn, most=most, team=team)
 
 
 def _decision(table: Table, controls: Controls) -> Decision | None:
@@ -435,11 +503,14 @@ def _decision(table: Table, controls: Controls) -> Decision | None:
         return None
     event = pending["event"]
     mine = pending["seat"] == table.viewer and bool(table.legal)
-    hint = ""
+    hint: Msg | str = ""
     if mine:
-        hint = f"Use the buttons under the cards on the table{', or skip' if controls.skip else ''}."
+        if controls.skip:
+            hint = _("Use the buttons under the cards on the table, or skip.")
+        else:
+            hint = _("Use the buttons under the cards on the table.")
         if any(move["type"] == "ghost_double" for move in table.legal):
-            hint += " " + _double_hint(table, controls.picked)
+            hint = Msg("{hint} {more}", hint=hint, more=_double_hint(table, controls.picked))  # signs only
     last = table.view["last_draw"]
     return Decision(
         prompt=table.fill(pending["prompt"]),
@@ -454,72 +525,77 @@ def _decision(table: Table, controls: Controls) -> Decision | None:
     )
 
 
-def _double_hint(table: Table, picked: list[Place]) -> str:
+def _double_hint(table: Table, picked: list[Place]) -> Msg:
     if not picked:
-        return "To grab a double, pick a head marked on the table, then a body, then a tail."
-    chosen = _and([f"{table.whose(source)} {describe(table.top(source, part))}" for source, part in picked])
-    return f"Double so far: {chosen}. Now pick a {PARTS[len(picked)]} marked on the table."
+        return _("To grab a double, pick a head marked on the table, then a body, then a tail.")
+    chosen = listed([table.owned(source, part) for source, part in picked])
+    if PARTS[len(picked)] == "body":
+        return _("Double so far: {cards}. Now pick a body marked on the table.", cards=chosen)
+    return _("Double so far: {cards}. Now pick a tail marked on the table.", cards=chosen)
 
 
-def _detail(table: Table, pending: dict[str, Any]) -> str:
+def _detail(table: Table, pending: dict[str, Any]) -> Msg | str:
     event = pending["event"]
     if pending["kind"] == "pass":
-        acting = "you" if pending["seat"] == table.viewer else table.name(pending["seat"])
-        return (
-            "A Lizzy's turn passes every other living Lizzy clockwise; for each one "
-            f"{acting} may steal a top card, give one, or skip."
-        )
+        if pending["seat"] == table.viewer:
+            return _(YOUR_PASS_DETAIL)
+        return _(PASS_DETAIL, player=table.name(pending["seat"]))
     if event is None:
-        return DETAILS.get(pending["kind"], "")
-    what = EVENT_NAMES[event["kind"]]
+        return _(DETAILS[pending["kind"]]) if pending["kind"] in DETAILS else ""
+    what = EVENT_WORDS[event["kind"]]
     if event["won"]:
-        left = _and([table.name(seat) for seat in event["targets"]])
-        text = f"The {what} was won: one attempt on each Lizzy in turn. Attempts left: {left}."
-    else:
-        text = f"The {what} was lost: one card of choice from any other living Lizzy."
-    return text + " A new double during the event starts a new event (a chain)."
+        return _(WON_DETAIL, event=what, left=listed([table.name(seat) for seat in event["targets"]]))
+    return _(LOST_DETAIL, event=what)
 
 
 def _middle(table: Table, controls: Controls) -> Middle:
     view = table.view
     burn = Lizzy(
-        title="Burn Lizzy",
-        count=plural(view["burn_size"], "card"),
-        stacks=_stacks(table, controls, BURN, view["burn"]["stacks"], "The Burn Lizzy's"),
+        title=_("Burn Lizzy"),
+        count=_cards(view["burn_size"]),
+        stacks=_stacks(table, controls, BURN, view["burn"]["stacks"], _("The Burn Lizzy's")),
         words=_lizzy_words(view["burn"]["lizzy"]),
     )
     loaned = None
     if view["loaned"]:
-        ghost = "Your" if view["loaned"]["seat"] == table.viewer else f"{table.name(view['loaned']['seat'])}'s"
+        seat = view["loaned"]["seat"]
+        if seat == table.viewer:
+            title, whose = _("Your loaned Lizzy"), _("Your loaned Lizzy's")
+        else:
+            title = _("{player}'s loaned Lizzy", player=table.name(seat))
+            whose = _("{player}'s loaned Lizzy's", player=table.name(seat))
         loaned = Lizzy(
-            title=f"{ghost} loaned Lizzy",
+            title=title,
             count="",
-            stacks=_stacks(table, controls, "loaned", view["loaned"]["stacks"], f"{ghost} loaned Lizzy's"),
+            stacks=_stacks(table, controls, "loaned", view["loaned"]["stacks"], whose),
             words=_lizzy_words(view["loaned"]["lizzy"]),
         )
     side = view["side_stack_size"]
     return Middle(
         burn=burn,
         loaned=loaned,
-        side_count=plural(side, "card"),
-        side_back=table.art.back(f"the side stack, face down: {plural(side, 'card')}"),
+        side_count=_cards(side),
+        side_back=table.art.back(_("the side stack, face down: {cards}", cards=_cards(side))),
         side_depth=min(side, 4),
-        draw_title="Last dice throw" if view["dicey"] else "Last draw",
+        draw_title=_("Last dice throw") if view["dicey"] else _("Last draw"),
         draw=_draw(table, view["last_draw"]),
     )
 
 
-def _stacks(table: Table, controls: Controls, source: Any, stacks: dict[str, Any], owner: str) -> list[Stack]:
+def _stacks(table: Table, controls: Controls, source: Any, stacks: dict[str, Any], whose: Msg) -> list[Stack]:
     found = []
     for part in PARTS:
         size, top = stacks[part]["size"], stacks[part]["top"]
-        words = f"{owner} {part} stack: {plural(size, 'card')}" + (f", top card {describe(top)}" if top else "")
+        words = _("{owner} {part} stack: {cards}", owner=whose, part=PART_WORDS[part], cards=_cards(size))
+        if top:
+            template = gettext_noop("{owner} {part} stack: {cards}, top card {card}")
+            words = _(template, owner=whose, part=PART_WORDS[part], cards=_cards(size), card=card_name(top))
         found.append(
             Stack(
                 id=f"{source}-{part}",
-                part=part,
+                part=PART_WORDS[part],
                 size=size,
-                card=table.art.card(top) if top else None,
+                card=_card(table, top) if top else None,
                 depth=min(size, 4),
                 words=words,
                 controls=controls.at.get((source, part), []),
@@ -529,35 +605,55 @@ def _stacks(table: Table, controls: Controls, source: Any, stacks: dict[str, Any
     return found
 
 
+def _card(table: Table, name: str) -> LizzyCard:
+    """A face-up card with its words as Msgs, for the template to show in the viewer's language."""
+    return replace(table.art.card(name), label=card_name(name), words=card_words(name))
+
+
 def _draw(table: Table, last: dict[str, Any] | None) -> Draw | None:
     if not last:
         return None
     return Draw(
         text=_draw_text(table, last),
         won=last["won"],
-        card=table.art.card(last["card"]) if last["card"] else None,
+        card=_card(table, last["card"]) if last["card"] else None,
         dice=[_die(card, part) for part, card in zip(PARTS, last["dice"] or [])],
         golden=last["golden"],
     )
 
 
-def _draw_text(table: Table, last: dict[str, Any]) -> str:
-    where = {"own": f"{table.whose(last['seat'])} own Lizzy", "burn": "the Burn Lizzy", "loaned": "a loaned Lizzy"}
-    by = "you" if last["seat"] == table.viewer else table.name(last["seat"])
-    text = f"A double on {where[last['on']]} started a {EVENT_NAMES[last['event']]} for {by}: "
+def _draw_text(table: Table, last: dict[str, Any]) -> Msg:
+    seat = last["seat"]
+    mine = seat == table.viewer
+    where = {
+        "own": _("your own Lizzy") if mine else _("{player}'s own Lizzy", player=table.name(seat)),
+        "burn": _("the Burn Lizzy"),
+        "loaned": _("a loaned Lizzy"),
+    }[last["on"]]
     if last["golden"]:
-        how = "a golden Lizzy, won without a draw"
+        how = _("a golden Lizzy, won without a draw")
     elif last["dice"]:
-        how = "threw " + ", ".join(_die(card, part).words for part, card in zip(PARTS, last["dice"]))
+        how = _("threw {dice}", dice=three([_die(card, part).words for part, card in zip(PARTS, last["dice"])]))
     else:
-        how = f"drew the {describe(last['card'])} from the side stack"
-    return text + how + (" — won." if last["won"] else " — lost.")
+        how = _("drew {card} from the side stack", card=the_card(last["card"]))
+    words = {"where": where, "event": EVENT_WORDS[last["event"]], "how": how}
+    verdict = _("won") if last["won"] else _("lost")
+    if mine:
+        return _("A double on {where} started a {event} for you: {how} — {verdict}.", verdict=verdict, **words)
+    template = gettext_noop("A double on {where} started a {event} for {player}: {how} — {verdict}.")
+    return _(template, player=table.name(seat), verdict=verdict, **words)
 
 
 def _die(card: str, part: str) -> Die:
     """One Dizzy Die face (ruling LZ-3), read from the throw's card name."""
     face = parse(card)
-    return Die(part, face.colour, face.pattern, FILLS[face.colour], f"{part} die: {face.colour} {face.pattern}")
+    words = _(
+        "{part} die: {colour} {pattern}",
+        part=PART_WORDS[part],
+        colour=COLOUR_WORDS[face.colour],
+        pattern=PATTERN_WORDS[face.pattern],
+    )
+    return Die(part, face.colour, face.pattern, FILLS[face.colour], words)
 
 
 def _seat_places(table: Table) -> list[tuple[int, tuple[int, int]]]:
@@ -575,9 +671,10 @@ def _seat(table: Table, controls: Controls, seat: int, place: tuple[int, int]) -
     pending = view["pending"] or {}
     event = pending.get("event")
     result = view["result"]
-    who = "Your" if seat == table.viewer else f"{table.name(seat)}'s"
+    whose = _("Your") if seat == table.viewer else owner(table.name(seat))
     shows_team = view["phase"] in ("showdown", "over") and mine["team"]
     ghost = mine["ghost"]
+    pile = _("{owner} face-down pile: {cards}", owner=whose, cards=_cards(mine["pile_size"]))
     return Seat(
         seat=seat,
         name=table.name(seat),
@@ -585,32 +682,35 @@ def _seat(table: Table, controls: Controls, seat: int, place: tuple[int, int]) -
         row=place[0],
         column=place[1],
         ghost=ghost,
-        cards=plural(mine["cards"], "card"),
+        cards=_cards(mine["cards"]),
         team=("Lizzies" if mine["team"] == "lizzies" else "Ghosties") if shows_team else "",
         to_act=seat in view["to_act"],
         passed=pending.get("kind") == "pass" and pending["opponent"] == seat,
         target=bool(event and event["won"] and event["targets"] and event["targets"][0] == seat),
         won=bool(result) and seat in result["winners"],
-        stacks=[] if ghost else _stacks(table, controls, seat, mine["stacks"], who),
+        stacks=[] if ghost else _stacks(table, controls, seat, mine["stacks"], whose),
         lizzy_words="" if ghost else _lizzy_words(mine["lizzy"]),
-        pile=table.art.back(f"{who} face-down pile: {plural(mine['pile_size'], 'card')}") if ghost else None,
-        pile_count=plural(mine["pile_size"], "card"),
+        pile=table.art.back(pile) if ghost else None,
+        pile_count=_cards(mine["pile_size"]),
         pile_depth=min(mine["pile_size"], 4),
     )
 
 
-def _lizzy_words(lizzy: dict[str, Any] | None) -> str:
+def _lizzy_words(lizzy: dict[str, Any] | None) -> Msg | str:
     """What a Lizzy's top cards make (ruling LZ-2), in words, from the engine's classification."""
     if not lizzy:
         return ""
     if not lizzy["complete"]:
-        return "incomplete: a stack is empty"
+        return _("incomplete: a stack is empty")
     if not lizzy["valid"]:
-        return "not a valid Lizzy"
-    same = {"same": "the same", "different": "different"}
-    bits = [f"{what} all {same[lizzy[what]]}" for what in ("colours", "patterns") if lizzy[what]]
-    kind = "golden double" if lizzy["golden"] else ("double" if lizzy["double"] else "valid")
-    return f"{kind}: {' and '.join(bits)}"
+        return _("not a valid Lizzy")
+    bits = []
+    if lizzy["colours"]:
+        bits.append(_("colours all the same") if lizzy["colours"] == "same" else _("colours all different"))
+    if lizzy["patterns"]:
+        bits.append(_("patterns all the same") if lizzy["patterns"] == "same" else _("patterns all different"))
+    kind = _("golden double") if lizzy["golden"] else (_("double") if lizzy["double"] else _("valid"))
+    return _("{kind}: {conditions}", kind=kind, conditions=listed(bits))
 
 
 # --- the end -----------------------------------------------------------------------------------------
@@ -621,11 +721,13 @@ def _outcome(table: Table) -> Outcome | None:
     if not result:
         return None
     winners = result["winners"]
-    names = _and([table.name(seat) for seat in winners])
+    names = listed([table.name(seat) for seat in winners])
     if result["draw"]:
-        headline = "A draw"
+        headline = _("A draw")
+    elif sorted(winners) == sorted(result["lizzies"]):
+        headline = _("Team Lizzies wins: {names}", names=names)
     else:
-        headline = f"Team {'Lizzies' if sorted(winners) == sorted(result['lizzies']) else 'Ghosties'} wins: {names}"
+        headline = _("Team Ghosties wins: {names}", names=names)
     rows = [
         ScoreRow(
             name=table.name(seat),
@@ -635,7 +737,15 @@ def _outcome(table: Table) -> Outcome | None:
         )
         for seat, cards in enumerate(result["cards"])
     ]
-    return Outcome(headline=headline, reason=table.fill(result["reason"]), rows=rows)
+    words = result.get("reason_words")  # none in games that ended before issue 19: English then
+    reason = _from_words(words) if words else result["reason"]
+    return Outcome(headline=headline, reason=table.fill(reason), rows=rows)
+
+
+def _from_words(words: dict[str, Any]) -> Msg:
+    """A Msg again from its stored words ({"msg", "args"}, games.engines.words.stored)."""
+    values = {key: _from_words(value) if isinstance(value, dict) else value for key, value in words["args"].items()}
+    return Msg(words["msg"], **values)
 
 
 def _revealed(table: Table) -> list[Reveal]:
@@ -643,20 +753,19 @@ def _revealed(table: Table) -> list[Reveal]:
     shown = table.view["revealed"]
     groups = []
     for seat, stacks in enumerate(shown["lizzies"]):
-        strips = [_strip(table, f"{part} stack", stacks[part]) for part in PARTS] if stacks else []
+        strips = [_strip(table, _stack_title(part, stacks[part]), stacks[part]) for part in PARTS] if stacks else []
         if shown["piles"][seat]:
-            strips.append(_strip(table, "pile", shown["piles"][seat]))
+            strips.append(_strip(table, _("pile ({n})", n=len(shown["piles"][seat])), shown["piles"][seat]))
         groups.append(Reveal(table.name(seat), strips))
-    groups.append(Reveal("Burn Lizzy", [_strip(table, f"{part} stack", shown["burn"][part]) for part in PARTS]))
-    groups.append(Reveal("Side stack (top card first)", [_strip(table, "", shown["side_stack"])]))
+    burn = [_strip(table, _stack_title(part, shown["burn"][part]), shown["burn"][part]) for part in PARTS]
+    groups.append(Reveal(_("Burn Lizzy"), burn))
+    groups.append(Reveal(_("Side stack (top card first)"), [_strip(table, "", shown["side_stack"])]))
     return groups
 
 
-def _strip(table: Table, title: str, cards: list[str]) -> Strip:
-    return Strip(f"{title} ({len(cards)})" if title else "", table.art.cards(cards))
+def _stack_title(part: str, cards: list[str]) -> Msg:
+    return _("{part} stack ({n})", part=PART_WORDS[part], n=len(cards))
 
 
-def _and(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+def _strip(table: Table, title: Msg | str, cards: list[str]) -> Strip:
+    return Strip(title, [_card(table, card) for card in cards])

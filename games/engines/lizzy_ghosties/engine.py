@@ -11,6 +11,11 @@ the turn exactly where it stopped:
 
 Decisions whose only legal choice is to skip are taken by the engine at once (nobody waits days
 to click "skip"), so a seat in to_act always has a real choice.
+
+Words for people (issue 19): log entries are `words.logged` ids with values, refusals, the pending
+decision's prompt and the result's reason are `Msg`s (the reason's words are kept in the state as
+"reason_words"), seats as {p0}.. values; cards and events are said by phrases.py. The English text is
+what it always was; each reader sees their own language.
 """
 
 from __future__ import annotations
@@ -29,12 +34,22 @@ from games.engines.base import (
     State,
     View,
     draw_rng,
-    log,
     new_rng,
     random_bot,
 )
-from games.engines.dizzy_cards import DECK, PARTS, describe, part_of, throw_dice
+from games.engines.dizzy_cards import DECK, PARTS, part_of, throw_dice
 from games.engines.lizzy_ghosties.bots import hard_bot, normal_bot
+from games.engines.lizzy_ghosties.phrases import (
+    BURN_LIZZYS,
+    EVENT_WORDS,
+    PART_WORDS,
+    a_card,
+    face_words,
+    listed,
+    owned_card,
+    owner,
+    three,
+)
 from games.engines.lizzy_ghosties.rules import (
     BURN,
     MAX_CYCLES,
@@ -53,7 +68,7 @@ from games.engines.lizzy_ghosties.rules import (
     parts_held,
     tops,
 )
-from games.engines.words import gettext_noop
+from games.engines.words import Msg, _, gettext_noop, logged, stored
 
 OPENING = "opening"
 TRANSITION = "transition"
@@ -200,11 +215,11 @@ class LizzyGhosties(Engine):
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if state["phase"] == OVER:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(_("The game is over."))
         if seat != state["step"]["seat"]:
-            raise IllegalMove("It is not your turn to decide.")
+            raise IllegalMove(_("It is not your turn to decide."))
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove('A move is an object with a "type", such as {"type": "skip"}.')
+            raise IllegalMove(_('A move is an object with a "type", such as {example}.', example='{"type": "skip"}'))
         legal = _decision_moves(state)
         if move not in legal or not _plain_ints(move):
             raise IllegalMove(_why_illegal(state, move))
@@ -253,7 +268,7 @@ class LizzyGhosties(Engine):
         """LG-4: steal from the Lizzy being passed; a double on one's own Lizzy starts an event."""
         seat = state["step"]["seat"]
         card = _move_top(state, state["lizzies"][victim], state["lizzies"][seat], part)
-        logs.append(log(f"{_p(seat)} stole {_p(victim)}'s {describe(card)}."))
+        logs.append(logged(gettext_noop("{player} stole {card}."), player=_p(seat), card=_owned(card, victim)))
         if self._check_lizzies(state, logs):
             return
         if info_of(state["lizzies"][seat]).double:
@@ -266,7 +281,8 @@ class LizzyGhosties(Engine):
         """LG-4: gives never start events; LG-6: a giver that turns ghost ends its turn at once."""
         seat = state["step"]["seat"]
         card = _move_top(state, state["lizzies"][seat], state["lizzies"][receiver], part)
-        logs.append(log(f"{_p(seat)} gave {_p(receiver)} a {describe(card)}."))
+        template = gettext_noop("{player} gave {other} {card}.")
+        logs.append(logged(template, player=_p(seat), other=_p(receiver), card=a_card(card)))
         if self._check_lizzies(state, logs):
             return
         if state["lizzies"][seat] is None:
@@ -280,14 +296,15 @@ class LizzyGhosties(Engine):
         step = state["step"]
         seat = step["seat"]
         event = step["event"]
+        template = gettext_noop("{player} stole {card}.")
         if event["kind"] == "burn":
-            on, receiver, words = "burn", state["burn"], "burned"
+            on, receiver, template = "burn", state["burn"], gettext_noop("{player} burned {card}.")
         elif event["kind"] == "ghost":
-            on, receiver, words = "loaned", state["loaned"], "stole"
+            on, receiver = "loaned", state["loaned"]
         else:
-            on, receiver, words = "own", state["lizzies"][seat], "stole"
+            on, receiver = "own", state["lizzies"][seat]
         card = _move_top(state, state["lizzies"][victim], receiver, part)
-        logs.append(log(f"{_p(seat)} {words} {_p(victim)}'s {describe(card)}."))
+        logs.append(logged(template, player=_p(seat), card=_owned(card, victim)))
         if self._check_lizzies(state, logs):
             return
         if info_of(receiver).double:
@@ -303,7 +320,7 @@ class LizzyGhosties(Engine):
         card = state["lizzies"][victim][part].pop()
         state["piles"][seat].append(card)
         state["cycle_moved"] = True
-        logs.append(log(f"Ghost {_p(seat)} stole {_p(victim)}'s {describe(card)}."))
+        logs.append(logged(gettext_noop("Ghost {player} stole {card}."), player=_p(seat), card=_owned(card, victim)))
         if self._check_lizzies(state, logs):
             return
         self._end_turn(state, logs)
@@ -315,9 +332,12 @@ class LizzyGhosties(Engine):
         taken = []
         for part in PARTS:
             card = _move_top(state, _source(state, move[part]), loaned, part)
-            taken.append(f"{_whose(move[part])} {describe(card)}")
+            taken.append(_owned(card, move[part]))
         state["loaned"] = loaned
-        logs.append(log(f"Ghost {_p(seat)} took {', '.join(taken)} as a loaned Lizzy."))
+        cards = three(taken)
+        logs.append(
+            logged(gettext_noop("Ghost {player} took {cards} as a loaned Lizzy."), player=_p(seat), cards=cards)
+        )
         if self._check_lizzies(state, logs):
             return
         # ruling LG-7: attempts go clockwise from the ghost's left.
@@ -328,8 +348,10 @@ class LizzyGhosties(Engine):
         receiving Lizzy may earn an extra turn."""
         seat = state["step"]["seat"]
         card = _move_top(state, _source(state, source), state["lizzies"][to], part)
-        verb = "took" if source == BURN else "moved"
-        logs.append(log(f"{_p(seat)} {verb} {_whose(source)} {describe(card)} onto {_p(to)}'s Lizzy."))
+        template = gettext_noop("{player} moved {card} onto {other}'s Lizzy.")
+        if source == BURN:
+            template = gettext_noop("{player} took {card} onto {other}'s Lizzy.")
+        logs.append(logged(template, player=_p(seat), card=_owned(card, source), other=_p(to)))
         if self._check_lizzies(state, logs):
             return
         self._end_team_turn(state, info_of(state["lizzies"][to]).double, logs)
@@ -345,30 +367,36 @@ class LizzyGhosties(Engine):
         info = info_of_tops(top_cards)
         same = info.colours == "same"
         kind = "ghost" if on == "loaned" else ("steal" if same else "burn")
-        where = {"own": f"{_p(seat)}'s Lizzy", "burn": "The Burn Lizzy", "loaned": "The loaned Lizzy"}[on]
-        text = f"{where} is a double with {'same' if same else 'different'} colours: {kind} event"
+        where = {
+            "own": _("{player}'s Lizzy", player=_p(seat)),
+            "burn": _("The Burn Lizzy"),
+            "loaned": _("The loaned Lizzy"),
+        }
         card = None
         dice = None
         if info.golden:
             won = True  # ruling LG-5: a golden Lizzy wins without a draw
-            text += "; golden Lizzy, won without a draw"
+            draw = _("golden Lizzy, won without a draw")
         elif state["dicey"]:
             dice = throw_dice(draw_rng(state))
             won = event_won_by_dice(same, dice)  # ruling LG-11
-            faces = ", ".join(" ".join(die.split("-")[1:]) for die in dice)
-            text += f"; threw {faces}: {'won' if won else 'lost'}"
+            faces = three([face_words(die) for die in dice])
+            draw = _("threw {dice}: won", dice=faces) if won else _("threw {dice}: lost", dice=faces)
         else:
             card = state["side"].pop(0)
             state["side"].append(card)  # ruling LG-5: the drawn card goes to the bottom
             won = event_won_by_card(top_cards, card)
-            text += f"; drew a {describe(card)}: {'won' if won else 'lost'}"
+            draw = _("drew {card}: won", card=a_card(card)) if won else _("drew {card}: lost", card=a_card(card))
         if won:
             targets = _living_from(state, start, exclude=seat)
-            text += "; one attempt on each " + ("Lizzy" if kind == "ghost" else "other living Lizzy")
+            then = _("one attempt on each Lizzy") if kind == "ghost" else _("one attempt on each other living Lizzy")
         else:
             targets = []
-            text += "; one card of choice"
-        logs.append(log(text + "."))
+            then = _("one card of choice")
+        template = gettext_noop("{where} is a double with different colours: {event}; {draw}; {then}.")
+        if same:
+            template = gettext_noop("{where} is a double with same colours: {event}; {draw}; {then}.")
+        logs.append(logged(template, where=where[on], event=EVENT_WORDS[kind], draw=draw, then=then))
         state["last_draw"] = {
             "seat": seat,
             "event": kind,
@@ -392,10 +420,10 @@ class LizzyGhosties(Engine):
     def _start_turn(self, state: State, seat: int, logs: list[LogEntry]) -> None:
         if state["lizzies"][seat] is None:
             state["step"] = {"seat": seat, "kind": GHOST_TURN, "opponent": None, "event": None}
-            logs.append(log(f"Ghost {_p(seat)}'s turn."))
+            logs.append(logged(gettext_noop("Ghost {player}'s turn."), player=_p(seat)))
         else:
             state["step"] = {"seat": seat, "kind": LIZZY_TURN, "opponent": seat, "event": None}
-            logs.append(log(f"{_p(seat)}'s turn."))
+            logs.append(logged(gettext_noop("{player}'s turn."), player=_p(seat)))
             self._next_opponent(state, logs)
 
     def _next_opponent(self, state: State, logs: list[LogEntry]) -> None:
@@ -450,8 +478,8 @@ class LizzyGhosties(Engine):
                     state["piles"][seat].extend(stacks[part])
                 state["lizzies"][seat] = None
                 turned.append(seat)
-                text = f"{_p(seat)} has one body part left and turns into a ghost ({count} cards face down)."
-                logs.append(log(text))
+                text = gettext_noop("{player} has one body part left and turns into a ghost ({count} cards face down).")
+                logs.append(logged(text, player=_p(seat), count=count))
         if state["phase"] == SHOWDOWN:
             # ruling LG-8: only the two team Lizzies live now, so any new ghost is one of them.
             if turned:
@@ -497,8 +525,8 @@ class LizzyGhosties(Engine):
             "next": {"lizzies": 0, "ghosts": 0},
             "extra_turn": False,  # is the current team turn an extra one (never two in a row)
         }
-        names = " and ".join(_p(seat) for seat in state["showdown"]["lizzies"])
-        logs.append(log(f"Showdown! Team Lizzies ({names}) against team Ghosties."))
+        names = listed([_p(seat) for seat in state["showdown"]["lizzies"]])
+        logs.append(logged(gettext_noop("Showdown! Team Lizzies ({names}) against team Ghosties."), names=names))
         self._start_team_turn(state, logs)
 
     def _start_team_turn(self, state: State, logs: list[LogEntry]) -> None:
@@ -509,7 +537,10 @@ class LizzyGhosties(Engine):
         showdown["next"][team] += 1
         kind = SHOWDOWN_LIZZIES if team == "lizzies" else GHOST_TURN
         state["step"] = {"seat": seat, "kind": kind, "opponent": None, "event": None}
-        logs.append(log(f"Team {'Lizzies' if team == 'lizzies' else 'Ghosties'}: {_p(seat)} plays."))
+        template = gettext_noop("Team Lizzies: {player} plays.")
+        if team != "lizzies":
+            template = gettext_noop("Team Ghosties: {player} plays.")
+        logs.append(logged(template, player=_p(seat)))
 
     def _end_team_turn(self, state: State, double: bool, logs: list[LogEntry]) -> None:
         showdown = state["showdown"]
@@ -519,7 +550,7 @@ class LizzyGhosties(Engine):
             return
         if showdown["team"] == "lizzies" and double and not showdown["extra_turn"]:
             showdown["extra_turn"] = True
-            logs.append(log("A double: team Lizzies plays an extra turn."))
+            logs.append(logged(gettext_noop("A double: team Lizzies plays an extra turn.")))
         else:
             showdown["extra_turn"] = False
             showdown["team"] = "ghosts" if showdown["team"] == "lizzies" else "lizzies"
@@ -539,34 +570,34 @@ class LizzyGhosties(Engine):
             for part in PARTS:  # ruling LG-9: the last Lizzy takes every Burn Lizzy card
                 state["lizzies"][last][part].extend(state["burn"][part])
                 state["burn"][part] = []
-            logs.append(log(f"{_p(last)} is the last Lizzy standing and takes the {taken} Burn Lizzy cards."))
+            template = gettext_noop("{player} is the last Lizzy standing and takes the {count} Burn Lizzy cards.")
+            logs.append(logged(template, player=_p(last), count=taken))
         cards = [_cards_of(state, seat) for seat in range(players)]
         lizzy_cards = sum(cards[seat] for seat in lizzy_team)
         ghost_cards = sum(cards[seat] for seat in ghost_team)
-        cause = {
-            END_BURN_EMPTY: "The Burn Lizzy is empty",
-            END_SHOWDOWN_GHOST: "A Lizzy of the showdown turned ghost",
-            END_TEAM_TURNS: f"{SHOWDOWN_TEAM_TURNS} team turns were played",
-            END_STUCK: f"{QUIET_CYCLES} cycles passed with no card moved",
-            END_CYCLES: f"{MAX_CYCLES} cycles passed before the showdown",
-            END_LAST_LIZZY: "One Lizzy is left" if lizzy_team else "No Lizzy is left",
-        }[why]
-        score = f"team Lizzies {lizzy_cards} cards, team Ghosties {ghost_cards}"
         # ruling LG-9: the last Lizzy wins only with more cards than all ghosts together, so
         # equal counts go to the ghosts there; elsewhere equal is a draw (LG-8). LG-10: no
         # ghosts yet is a draw (and so, by our table rule, is no Lizzy left).
         tie_to_ghosts = why == END_LAST_LIZZY
         if not lizzy_team or not ghost_team or (lizzy_cards == ghost_cards and not tie_to_ghosts):
             winners: list[int] = []
-            verdict = "a draw"
+            verdict = _("a draw")
         elif lizzy_cards > ghost_cards:
-            winners, verdict = lizzy_team, "team Lizzies wins"
+            winners, verdict = lizzy_team, _("team Lizzies wins")
         else:
-            winners, verdict = ghost_team, "team Ghosties wins"
+            winners, verdict = ghost_team, _("team Ghosties wins")
+        reason = _(
+            "{cause}: team Lizzies {lizzy_cards} cards, team Ghosties {ghost_cards}; {verdict}.",
+            cause=_end_cause(why, bool(lizzy_team)),
+            lizzy_cards=lizzy_cards,
+            ghost_cards=ghost_cards,
+            verdict=verdict,
+        )
         state["result"] = {
             "winners": sorted(winners),
             "scores": [lizzy_cards if seat in lizzy_team else ghost_cards for seat in range(players)],
-            "reason": f"{cause}: {score}; {verdict}.",
+            "reason": str(reason),
+            "reason_words": stored(reason),  # the reason's words for other languages (issue 19)
             "draw": not winners,
             "lizzies": sorted(lizzy_team),
             "ghosts": sorted(ghost_team),
@@ -574,7 +605,7 @@ class LizzyGhosties(Engine):
         }
         state["phase"] = OVER
         state["step"] = None
-        logs.append(log(f"Game over. {state['result']['reason']}"))
+        logs.append(logged(gettext_noop("Game over. {reason}"), reason=reason))
 
     # --- settling: take forced skips and passes ---------------------------------------------
     def _settle(self, state: State, logs: list[LogEntry]) -> None:
@@ -592,7 +623,7 @@ class LizzyGhosties(Engine):
             if moves:
                 self._skip(state, logs)
             elif step["kind"] == SHOWDOWN_LIZZIES:
-                logs.append(log("Team Lizzies cannot move a card and passes."))  # ruling LG-8
+                logs.append(logged(gettext_noop("Team Lizzies cannot move a card and passes.")))  # ruling LG-8
                 self._end_team_turn(state, False, logs)
             else:
                 raise AssertionError(f"a decision without moves: {step}")
@@ -671,6 +702,7 @@ class LizzyGhosties(Engine):
             scores=list(found["scores"]),
             reason=found["reason"],
             draw=found["draw"],
+            reason_words=found.get("reason_words", {}),  # none in games that ended before issue 19
         )
 
     def turn_key(self, state: State) -> Any:
@@ -797,6 +829,21 @@ class LizzyGhosties(Engine):
             assert getattr(info, key) == case[key], f"{case['lizzy']}: {key} {getattr(info, key)!r}"
 
 
+def _end_cause(why: str, lizzy_left: bool) -> Msg:
+    """Why the game ended, in words for the result's reason."""
+    if why == END_BURN_EMPTY:
+        return _("The Burn Lizzy is empty")
+    if why == END_SHOWDOWN_GHOST:
+        return _("A Lizzy of the showdown turned ghost")
+    if why == END_TEAM_TURNS:
+        return _("{number} team turns were played", number=SHOWDOWN_TEAM_TURNS)
+    if why == END_STUCK:
+        return _("{number} cycles passed with no card moved", number=QUIET_CYCLES)
+    if why == END_CYCLES:
+        return _("{number} cycles passed before the showdown", number=MAX_CYCLES)
+    return _("One Lizzy is left") if lizzy_left else _("No Lizzy is left")
+
+
 # --- the pending decision's moves -------------------------------------------------------------
 
 
@@ -821,8 +868,9 @@ def _source(state: State, source: int | str) -> Stacks:
     return state["burn"] if source == BURN else state["lizzies"][source]
 
 
-def _whose(source: int | str) -> str:
-    return "the Burn Lizzy's" if source == BURN else f"{_p(source)}'s"
+def _owned(card: str, source: int | str) -> Msg:
+    """A card with whose it was: "{p2}'s red dots head", "the Burn Lizzy's red dots head"."""
+    return owned_card(card, BURN_LIZZYS if source == BURN else owner(_p(source)))
 
 
 def _move_top(state: State, source: Stacks, target: Stacks, part: str) -> str:
@@ -1020,95 +1068,111 @@ def _pending_view(state: State) -> dict[str, Any]:
             "start": event["start"],
             "targets": list(event["targets"]),
         }
-        if not event["won"]:
-            prompt = "lost the draw: choose one card to " + ("burn" if event["kind"] == "burn" else "steal")
-        elif event["kind"] == "burn":
-            prompt = f"may burn one of {_p(event['targets'][0])}'s top cards"
-        else:
-            prompt = f"may steal one of {_p(event['targets'][0])}'s top cards"
-        pending["prompt"] = f"{_p(seat)} {prompt}, or skip."
+        pending["prompt"] = _event_prompt(seat, event)
     elif step["kind"] == LIZZY_TURN:
         pending["kind"] = "pass"
         pending["opponent"] = step["opponent"]
-        pending["prompt"] = f"{_p(seat)} passes {_p(step['opponent'])}: steal, give or skip."
+        pending["prompt"] = _(
+            "{player} passes {other}: steal, give or skip.", player=_p(seat), other=_p(step["opponent"])
+        )
     elif step["kind"] == GHOST_TURN:
         pending["kind"] = "showdown_ghosts" if state["phase"] == SHOWDOWN else "ghost_turn"
-        pending["prompt"] = f"Ghost {_p(seat)} steals one card or grabs a double."
+        pending["prompt"] = _("Ghost {player} steals one card or grabs a double.", player=_p(seat))
     else:
         pending["kind"] = "showdown_lizzies"
-        pending["prompt"] = f"{_p(seat)} moves a card between the two Lizzies or takes a Burn Lizzy card."
+        template = gettext_noop("{player} moves a card between the two Lizzies or takes a Burn Lizzy card.")
+        pending["prompt"] = _(template, player=_p(seat))
     return pending
+
+
+def _event_prompt(seat: int, event: dict[str, Any]) -> Msg:
+    """The decision of an event, seats as placeholders ("{p0} may steal one of {p2}'s top cards, or skip.")."""
+    burn = event["kind"] == "burn"
+    if not event["won"]:
+        if burn:
+            return _("{player} lost the draw: choose one card to burn, or skip.", player=_p(seat))
+        return _("{player} lost the draw: choose one card to steal, or skip.", player=_p(seat))
+    target = _p(event["targets"][0])
+    if burn:
+        return _("{player} may burn one of {other}'s top cards, or skip.", player=_p(seat), other=target)
+    return _("{player} may steal one of {other}'s top cards, or skip.", player=_p(seat), other=target)
 
 
 # --- why a move is refused -----------------------------------------------------------------------
 
 
-def _why_illegal(state: State, move: Move) -> str:
+def _why_illegal(state: State, move: Move) -> Msg:
     step = state["step"]
     seat = step["seat"]
     event = step["event"]
     kind = move["type"]
     if event is not None:
         allowed = {"burn" if event["kind"] == "burn" else "steal", "skip"}
-        doing = "an event: take the event's card or skip"
+        doing = _("an event: take the event's card or skip")
     elif step["kind"] == LIZZY_TURN:
         allowed = {"steal", "give", "skip"}
-        doing = "passing another Lizzy: steal from it, give to it or skip it"
+        doing = _("passing another Lizzy: steal from it, give to it or skip it")
     elif step["kind"] == GHOST_TURN:
         allowed = {"ghost_steal", "ghost_double"}
-        doing = "a ghost's turn: steal one card or grab a double"
+        doing = _("a ghost's turn: steal one card or grab a double")
     else:
         allowed = {"move", "take_burn"}
-        doing = "the showdown: move a card between your team's Lizzies or take a Burn Lizzy card"
+        doing = _("the showdown: move a card between your team's Lizzies or take a Burn Lizzy card")
     if kind not in allowed:
-        return f"You cannot {kind} now: you are in {doing}."
+        return _("You cannot {kind} now: you are in {doing}.", kind=kind, doing=doing)
     if set(move) != MOVE_FIELDS[kind]:
-        return f"A {kind} move has exactly the fields {', '.join(sorted(MOVE_FIELDS[kind]))}."
+        return _(
+            "A {kind} move has exactly the fields {fields}.", kind=kind, fields=", ".join(sorted(MOVE_FIELDS[kind]))
+        )
     if kind == "ghost_double":
         return _why_ghost_double_illegal(state, move)
     part = move.get("part")
     if part not in PARTS:
-        return "Name a part: head, body or tail."
+        return _("Name a part: head, body or tail.")
     other = move.get("to" if kind in ("give", "take_burn") else "from")
     if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < state["players"]:
-        return "There is no such player."
+        return _("There is no such player.")
     if state["lizzies"][other] is None:
-        return "That player is a ghost: only living Lizzies hold cards."
+        return _("That player is a ghost: only living Lizzies hold cards.")
     if kind == "move" and (move.get("to") not in state["showdown"]["lizzies"] or move.get("to") == other):
-        return "Cards move only from one Lizzy of your team to the other."
+        return _("Cards move only from one Lizzy of your team to the other.")
     if other == seat and kind in ("steal", "burn", "give", "ghost_steal"):
-        return "You cannot take from or give to your own Lizzy."
+        return _("You cannot take from or give to your own Lizzy.")
     if event is None and step["kind"] == LIZZY_TURN and other != step["opponent"]:
-        return "You can only steal from or give to the Lizzy you are passing now."
+        return _("You can only steal from or give to the Lizzy you are passing now.")
     if event is not None and event["won"] and event["targets"] and other != event["targets"][0]:
-        return "This attempt is on another Lizzy: take one of its cards or skip."
+        return _("This attempt is on another Lizzy: take one of its cards or skip.")
     if kind == "take_burn":
         source = state["burn"]
     else:
         source = state["lizzies"][seat if kind == "give" else other]
     if not source[part]:
-        return f"There is no {part} card to take there."
+        return _("There is no {part} card to take there.", part=PART_WORDS[part])
     if kind == "burn":
-        return "The Burn Lizzy would not be valid with that card on top."
+        return _("The Burn Lizzy would not be valid with that card on top.")
     if kind in ("give", "move", "take_burn"):
-        return "The receiving Lizzy would not be valid with that card on top."
+        return _("The receiving Lizzy would not be valid with that card on top.")
     if step["kind"] == GHOST_TURN:
-        return "The loaned Lizzy would not be valid with that card on top."
-    return "Your Lizzy would not be valid with that card on top."
+        return _("The loaned Lizzy would not be valid with that card on top.")
+    return _("Your Lizzy would not be valid with that card on top.")
 
 
-def _why_ghost_double_illegal(state: State, move: Move) -> str:
+def _why_ghost_double_illegal(state: State, move: Move) -> Msg:
     sources = [move.get(part) for part in PARTS]
     showdown = state["phase"] == SHOWDOWN
     living = _living(state)
     if not showdown and len(living) < 3:
-        return "A double needs three living Lizzies; with fewer you can only steal one card."
+        return _("A double needs three living Lizzies; with fewer you can only steal one card.")
     allowed = living + ([BURN] if showdown else [])
     if any(isinstance(source, bool) or source not in allowed for source in sources):
-        return "Take each card from a living Lizzy" + (" or the Burn Lizzy." if showdown else ".")
+        return (
+            _("Take each card from a living Lizzy or the Burn Lizzy.")
+            if showdown
+            else _("Take each card from a living Lizzy.")
+        )
     if len(set(sources)) != 3:
-        return "Take the head, the body and the tail from three different places."
+        return _("Take the head, the body and the tail from three different places.")
     for part, source in zip(PARTS, sources):
         if not _source(state, source)[part]:
-            return f"There is no {part} card to take there."
-    return "Those three cards do not form a double."
+            return _("There is no {part} card to take there.", part=PART_WORDS[part])
+    return _("Those three cards do not form a double.")
