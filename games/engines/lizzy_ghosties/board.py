@@ -29,6 +29,7 @@ from games.engines.lizzy_ghosties.phrases import (
     YOUR,
     card_name,
     card_words,
+    face_words,
     listed,
     owned_card,
     owner,
@@ -633,7 +634,7 @@ def _draw_text(table: Table, last: dict[str, Any]) -> Msg:
     if last["golden"]:
         how = _("a golden Lizzy, won without a draw")
     elif last["dice"]:
-        how = _("threw {dice}", dice=three([_die(card, part).words for part, card in zip(PARTS, last["dice"])]))
+        how = _("threw {dice}", dice=three([face_words(card) for card in last["dice"]]))
     else:
         how = _("drew {card} from the side stack", card=the_card(last["card"]))
     words = {"where": where, "event": EVENT_WORDS[last["event"]], "how": how}
