@@ -213,6 +213,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # The folder is looked at this often (kombu's default is 1 s, which made every bot's
+        # answer and every short deadline wait up to a second more: bench/bench_worker_bots.py).
+        "polling_interval": 0.1,
     }
 else:
     # Redis: a message a worker took but never acknowledged (it died) returns to the queue after this.
