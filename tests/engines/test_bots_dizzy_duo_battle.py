@@ -96,3 +96,127 @@ def test_flat_pimc_keeps_the_favourite_unless_another_is_clearly_better() -> Non
         ["a", "b"], lambda r: r.random(), noisy, random.Random(2), budget_s=0, min_rounds=5, margin_z=3.0
     )
     assert best == "a"
+
+
+def play_without_attacks(players: int, seed: int, until: int) -> dict:
+    """A game whose players only take blind and discard their first card, until `until` turns are
+    recorded this round (attacks open after 3 turns each, DD-7)."""
+    state = ENGINE.new_state(players, ENGINE.parse_options({}, players), seed)
+    while len(state["history"]) < until:
+        seat = ENGINE.to_act(state)[0]
+        if state["phase"] == "take":
+            move = {"type": "take", "from": "blind"}
+        else:
+            move = {"type": "discard", "card": state["hands"][seat][0]}
+        state, _ = ENGINE.apply(state, seat, move)
+    return state
+
+
+def test_passes_are_the_turns_other_seats_began_with_attacks_open() -> None:
+    state = play_without_attacks(2, seed=3, until=6)  # 3 turns each: nobody could attack yet
+    assert bots._passes(ENGINE.view(state, state["current"])) == {}
+    state = play_without_attacks(2, seed=3, until=8)  # each seat has now passed one chance
+    me = state["current"]
+    other = 1 - me
+    passed = bots._passes(ENGINE.view(state, me))
+    assert list(passed) == [other]
+    assert passed[other]["discarded"] == state["history"][-1]["discarded"]
+    assert bots._passes(ENGINE.view(state, me) | {"options": {"main_attack": True}}) == {}
+
+
+def test_a_deal_must_not_give_a_passing_seat_a_hand_it_would_have_attacked_with() -> None:
+    state = play_without_attacks(2, seed=3, until=8)
+    me = state["current"]
+    other = 1 - me
+    give(state, other, GOLDEN_DUO)
+    same_card = state["hands"][other][0]  # took and discarded the same open card: its hand was as now
+    passed = {other: {"seat": other, "from": "open", "took": same_card, "discarded": same_card}}
+    assert not bots._fits_passes(state, passed, random.Random(1))
+    weak = ["head-red-dots", "head-red-stripes", "head-blue-dots", "body-red-dots", "body-blue-dots", "tail-red-dots"]
+    give(state, other, weak)
+    assert bots._fits_passes(state, passed, random.Random(1))
+
+
+def test_deals_show_the_seat_its_own_view_and_fit_passes_more_often_than_plain_samples() -> None:
+    from games.engines.dizzy_duo_battle.sampler import sample_state
+
+    state = play_without_attacks(2, seed=5, until=8)
+    me = state["current"]
+    view = ENGINE.view(state, me)
+    passed = bots._passes(view)
+    rng = random.Random(2)
+    fits_dealt = fits_plain = 0
+    for _ in range(60):
+        dealt = bots.deal(view, rng)
+        assert ENGINE.view(dealt, me) == view
+        fits_dealt += bots._fits_passes(dealt, passed, rng)
+        fits_plain += bots._fits_passes(sample_state(view, rng, skill=bots.SAMPLE_SKILL), passed, rng)
+    assert fits_dealt > fits_plain
+
+
+def test_hard_decides_the_same_move_given_the_same_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(search, "CLOCK", lambda: float(next(ticks)))  # each look at the clock: 1 s later
+    state = play_without_attacks(2, seed=5, until=8)
+    seat = state["current"]
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    moves = [bots.hard_bot(view, legal, random.Random(11), budget_s=0.5) for _ in range(3)]
+    assert moves[0] in legal and moves.count(moves[0]) == 3
+    assert ENGINE.view(state, seat) == view  # the bot changed nothing it was given
+
+
+POWER_4 = [
+    "body-blue-stripes",
+    "body-red-diamonds",
+    "head-blue-dots",
+    "head-red-diamonds",
+    "tail-blue-diamonds",
+    "tail-red-dots",
+]
+POWER_5 = [
+    "body-blue-diamonds",
+    "body-purple-stripes",
+    "head-purple-stripes",
+    "head-red-dots",
+    "tail-blue-diamonds",
+    "tail-purple-dots",
+]
+POWER_6 = [
+    "body-blue-dots",
+    "body-red-diamonds",
+    "head-blue-dots",
+    "head-purple-dots",
+    "tail-purple-stripes",
+    "tail-red-dots",
+]
+ONE_LIZZY = [
+    "body-blue-diamonds",
+    "body-red-diamonds",
+    "body-red-dots",
+    "head-blue-diamonds",
+    "head-purple-stripes",
+    "tail-red-dots",
+]
+
+
+@pytest.mark.parametrize(
+    ("turns", "hand", "power", "attacks"),
+    [
+        (6, POWER_5, 5, False),  # the round's first chance: 5 loses lives on average against a chosen hand
+        (6, POWER_6, 6, True),
+        (7, POWER_4, 4, True),  # the other seat passed its chance up: its hand is likely weak
+        (7, ONE_LIZZY, 3, False),  # one Lizzy only: no attack allowed (DD-7)
+    ],
+)
+def test_hard_attacks_with_the_measured_powers(turns: int, hand: list[str], power: int, attacks: bool) -> None:
+    from games.engines.dizzy_cards import hand_power
+
+    state = play_without_attacks(2, seed=9, until=turns)
+    seat = state["current"]
+    give(state, seat, hand)
+    ENGINE.check_invariants(state)
+    assert hand_power(state["hands"][seat]) == power and state["lives"] == [20, 20]  # far from the end: no search
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    move = bots.hard_bot(view, legal, random.Random(3))
+    assert move in legal
+    assert (move == {"type": "attack"}) == attacks

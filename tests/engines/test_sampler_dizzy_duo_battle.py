@@ -29,7 +29,7 @@ def test_samples_show_the_same_view_over_many_positions() -> None:
                 break
             seat = ENGINE.to_act(state)[0]
             view = ENGINE.view(state, seat)
-            for skill in (0, 3):
+            for skill in (0, 3, 30):
                 sample = sample_state(view, rng, skill=skill)
                 assert ENGINE.view(sample, seat) == view
                 everywhere = [c for hand in sample["hands"] for c in hand] + sample["blind"] + sample["open"]
@@ -40,3 +40,26 @@ def test_samples_show_the_same_view_over_many_positions() -> None:
             move = ENGINE.bots["normal" if game % 2 else "random"](view, ENGINE.legal_moves(state, seat), rng)
             state, _ = ENGINE.apply(state, seat, move)
     assert checked > 500
+
+
+def test_skill_deals_stronger_other_hands_the_more_turns_they_had() -> None:
+    """Players keep good cards: with skill, another hand is the best of more fillings as its turns grow."""
+    from games.engines.dizzy_cards import hand_power
+
+    state = ENGINE.new_state(2, ENGINE.parse_options({}, 2), 12)
+    rng = random.Random(4)
+    means = []
+    for turns in (0, 3):
+        while state["turns"][1] < turns:
+            seat = ENGINE.to_act(state)[0]
+            move = {"type": "take", "from": "blind"}
+            if state["phase"] == "discard":
+                move = {"type": "discard", "card": state["hands"][seat][0]}
+            state, _ = ENGINE.apply(state, seat, move)
+        view = ENGINE.view(state, 0)
+        plain = [hand_power(sample_state(view, rng)["hands"][1]) for _ in range(200)]
+        skilled = [hand_power(sample_state(view, rng, skill=30)["hands"][1]) for _ in range(200)]
+        means.append((sum(plain) / 200, sum(skilled) / 200))
+    (plain_0, skilled_0), (plain_3, skilled_3) = means
+    assert abs(skilled_0 - plain_0) < 0.5  # no turns yet: a dealt hand is a random hand
+    assert skilled_3 > plain_3 + 1.5  # three turns of choosing: the best of 31 fillings
