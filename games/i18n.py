@@ -18,7 +18,8 @@ from games.engines.words import Msg
 def tr(value: Any) -> Any:
     """A presenter's words (a Msg: template and values), or a fixed English text, translated."""
     if isinstance(value, Msg):
-        values = {key: tr(item) for key, item in value.values.items()}
+        # Only values that are words themselves are translated: a player called "red" stays "red".
+        values = {key: tr(item) if isinstance(item, Msg) else item for key, item in value.values.items()}
         if value.plural_template is None:
             text = translation.gettext(value.template)
         else:

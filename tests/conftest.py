@@ -36,6 +36,17 @@ def empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def english_between_tests():
+    """A request activates its reader's language in the test's thread and leaves it there: each test
+    starts and ends in the site's default, so a Dutch page in one test does not make the next Dutch."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     from allauth.account.models import EmailAddress

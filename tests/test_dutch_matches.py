@@ -25,16 +25,21 @@ from tests.test_i18n import ENGLISH_WORDS
 
 pytestmark = pytest.mark.django_db
 
-# English words of the four games' boards and logs that Dutch does not share.
+# English words of the four games' boards and logs that Dutch does not share (not "over", "plant",
+# "score", "extra" or "die", which are Dutch words too).
 GAME_WORDS = set(
     """
     attack attacks attacked attacking power blind pile draw draws drew drawn discard discards discarded
-    hands lives life lost wins won loses winner winners draw round rounds turn turns pass passes passed
+    hands lives life lost wins won loses winner winners round rounds turn turns pass passes passed
     ghost ghosts lizzy's taken take takes tries try flower flowers field fields hide hides hidden claim
-    claims claimed challenge challenges challenged blank empty cell cells row column yellow purple
-    white blue red green orange colour color plant planted plants grow reveal revealed shows shown
-    bluff liar honest truth true false points score ends ended over game because after before
+    claims claimed challenge challenges challenged empty cell cells row column yellow purple
+    white blue red green orange colour color planted plants grow reveal revealed shows shown
+    bluff liar honest truth true false points ends ended game because after before
     out time timed resigned resign aborted adjudicated player players opponent everyone nobody
+    head heads body bodies tail tails dots stripes steal stole stolen give gave burn burned burning
+    double doubles golden gold cycle showdown attempt attempts event events loaned stack stacks side
+    pick picked grab grabs throw threw incomplete valid invalid chain choice left face down top
+    moved plays still standing
     """.split()
 )
 SPOKEN_ATTRIBUTES = {"aria-label", "alt", "title", "placeholder", "aria-description"}

@@ -21,7 +21,8 @@ class Msg(str):
     count: int | None
     values: dict[str, Any]
 
-    def __new__(cls, template: str, plural: str | None = None, count: int | None = None, **values: Any) -> Msg:
+    # template, plural and count are positional only, so that a value may be named "count" too.
+    def __new__(cls, template: str, plural: str | None = None, count: int | None = None, /, **values: Any) -> Msg:
         chosen = template if plural is None or count == 1 else plural
         text = chosen.format(**values) if values else chosen
         msg = super().__new__(cls, text)
