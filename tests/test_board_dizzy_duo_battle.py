@@ -14,6 +14,7 @@ import re
 from collections import Counter
 
 import pytest
+from django.utils import translation
 
 from games import actions
 from games.engines import dizzy_cards
@@ -232,7 +233,8 @@ def test_the_card_macro_draws_svg_with_its_own_pattern_and_words():
         '{% from "games/_lizzy_card.html" import lizzy_card %}{{ lizzy_card(a) }}{{ lizzy_card(b, small=True) }}'
     )
     numbering = CardArt()
-    text = template.render({"a": numbering.card("body-blue-stripes-gold"), "b": numbering.back()})
+    with translation.override("en"):  # another test may have left Dutch active in this thread
+        text = template.render({"a": numbering.card("body-blue-stripes-gold"), "b": numbering.back()})
     assert text.count("<svg") == 2 and '<pattern id="lz1"' in text and 'fill="url(#lz1)"' in text
     assert "lz-golden" in text and '<span aria-hidden="true">★ </span>golden' in text and "blue stripes body" in text
     assert "a face-down card" in text and drawn_cards(text) == ["body-blue-stripes-gold"]

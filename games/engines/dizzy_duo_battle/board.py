@@ -6,17 +6,30 @@ is only a count, the blind pile only a size, a battle's duos only those the view
 rules are the engine's: the hand's best Dizzy Duo and its power (`best`), what each discard keeps
 (`discard_choices`), the attack gate (`attacks_open`, `fewest_turns`, `two_lizzies`, `attack_blocked`,
 `must_attack`, `attack_cards`). A button is offered only for a move in `legal`.
+
+Every word is a `Msg` (games/engines/words.py, issue 19): English text that the board template shows
+in the viewer's language with `tr()`; the Dutch is in this package's locale/ catalogue.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engines.dizzy_cards import describe
+from games.engines.dizzy_duo_battle.phrases import (
+    bonus_words,
+    breakdown,
+    card_name,
+    card_words,
+    joined,
+    listed,
+    lizzy_summary,
+    the_card,
+)
 from games.engines.lizzy_card import CardArt, LizzyCard
-from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json, plural
+from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
+from games.engines.words import Msg, _, gettext_noop, ngettext
 
 PLACEHOLDER = re.compile(r"\{p(\d)\}")  # how engine texts name seats
 
@@ -27,7 +40,7 @@ class Seat:
     name: str
     you: bool
     lives: int  # or points
-    unit: str  # "lives", "life", "points", "point"
+    unit: str  # "lives", "life", "points", "point" (a Msg, as every text of this board)
     out: bool
     won: bool
     lifeline_used: bool
@@ -120,6 +133,7 @@ class Duo:
     shown: bool  # the view holds this Dizzy Duo (DD-7)
     lizzies: list[ShownLizzy]
     breakdown: str  # "2 + 3 + 1 (both colours same) = 6" when it has two Lizzies
+    label: str  # "Ann's Dizzy Duo, power 6": what a screen reader says of the section
 
 
 @dataclass(frozen=True)
@@ -167,6 +181,8 @@ class ScoreRow:
 
 @dataclass(frozen=True)
 class Scores:
+    title: str  # "Lives table"
+    caption: str
     names: list[str]
     start: int
     rows: list[ScoreRow]  # newest first
@@ -182,6 +198,7 @@ class Outcome:
 class Board:
     about: str
     word: str  # "lives" or "points"
+    word_title: str  # "Lives" or "Points"
     over: bool
     outcome: Outcome | None
     hint: str
@@ -203,33 +220,47 @@ class Words:
     points: bool
 
     def name(self, seat: int) -> str:
-        return "you" if seat == self.seat else self.names[seat]
+        return _("you") if seat == self.seat else self.names[seat]
 
     def title(self, seat: int) -> str:
-        name = self.name(seat)
+        if seat == self.seat:
+            return _("You")
+        name = self.names[seat]
         return name[:1].upper() + name[1:]
 
-    def unit(self, count: int) -> str:
+    def unit(self, count: int) -> Msg:
         """The word for `count` of the score: "life", "lives", "point", "points"."""
         if self.points:
-            return "point" if abs(count) == 1 else "points"
-        return "life" if abs(count) == 1 else "lives"
+            return ngettext("point", "points", abs(count))
+        return ngettext("life", "lives", abs(count))
 
     @property
-    def word(self) -> str:
-        return "points" if self.points else "lives"
+    def word(self) -> Msg:
+        return _("points") if self.points else _("lives")
 
     def fill(self, text: str) -> str:
         return PLACEHOLDER.sub(lambda m: self.names[int(m.group(1))], text)
+
+    def stored(self, words: dict[str, Any]) -> Msg:
+        """Words an engine stored as {"msg", "args"} (a result's reason), seats filled in with names."""
+        return Msg(words["msg"], **{key: self._stored_value(value) for key, value in (words.get("args") or {}).items()})
+
+    def _stored_value(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            return self.stored(value)
+        return self.fill(value) if isinstance(value, str) else value
+
+
+class Art(CardArt):
+    """The card art with each card's words as Msgs, so they read in the viewer's language."""
+
+    def card(self, name: str) -> LizzyCard:
+        return replace(super().card(name), label=card_name(name), words=card_words(name))
 
 
 def signed(number: int) -> str:
     """+3, −5 (a real minus sign), 0: how a change reads in a table."""
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
-
-
-def the(card: str) -> str:
-    return "the " + describe(card)
 
 
 def ended(given: BoardInput) -> bool:
@@ -241,12 +272,13 @@ def present(given: BoardInput) -> Board:
     view = given.view
     over = ended(given)
     words = Words(given.names, given.seat, view["scoring"] == "points")
-    art = CardArt()
+    art = Art()
     hand = None if over else _hand(given, art)
     attack = None if over else _attack(given, art, hand)
     return Board(
         about=_about(view),
         word=words.word,
+        word_title=_("Points") if words.points else _("Lives"),
         over=over,
         outcome=_outcome(view, words),
         hint=_hint(given, attack),
@@ -256,57 +288,76 @@ def present(given: BoardInput) -> Board:
         attack=attack,
         players=_players(given, words),
         battle=_battle(given, art, words) if view["last_battle"] else None,
-        scores=_scores(view, given.names) if view["battle_log"] else None,
+        scores=_scores(view, words) if view["battle_log"] else None,
     )
 
 
-def _about(view: dict[str, Any]) -> str:
+OPTION_WORDS = {"open_battles": _("open battles"), "main_attack": _("main attack")}
+
+
+def _about(view: dict[str, Any]) -> Msg:
     options = view["options"]
     if view["scoring"] == "points":
-        goal = f"playing for points: the first to {options['points_target']} wins"
+        goal = _("playing for points: the first to {target} wins", target=options["points_target"])
     else:
-        goal = f"playing for lives: {view['start_lives']} each at the start, the last player with lives wins"
-    parts = [f"Round {view['round']} (at most {view['max_rounds']})", goal]
-    chosen = [name for name in ("open battles", "main attack") if options[name.replace(" ", "_")]]
+        goal = _(
+            "playing for lives: {lives} each at the start, the last player with lives wins", lives=view["start_lives"]
+        )
+    parts = [_("Round {round} (at most {rounds})", round=view["round"], rounds=view["max_rounds"]), goal]
+    chosen = [words for name, words in OPTION_WORDS.items() if options[name]]
     if options["lifeline"] and view["scoring"] == "lives":
-        chosen.append("lifeline")
+        chosen.append(_("lifeline"))
     if chosen:
-        parts.append(", ".join(chosen))
-    return " · ".join(parts)
+        parts.append(listed(chosen))
+    return joined(parts, " · ")
 
 
 def _outcome(view: dict[str, Any], words: Words) -> Outcome | None:
     result = view["result"]
     if not result:
         return None
-    title = "A draw" if result.get("draw") else "Winner: " + ", ".join(words.names[s] for s in result["winners"])
-    return Outcome(title, words.fill(result.get("reason", "")))
+    if result.get("draw"):
+        title = _("A draw")
+    else:
+        title = _("Winner: {names}", names=", ".join(words.names[s] for s in result["winners"]))
+    # A result stored before its words were kept (issue 19) has only its English reason.
+    reason = words.stored(result["reason_words"]) if result.get("reason_words") else words.fill(result["reason"])
+    return Outcome(title, reason)
 
 
-def _viewer_note(given: BoardInput) -> str:
+def _viewer_note(given: BoardInput) -> Msg:
     if given.seat is None:
-        return "You are watching: every hand is hidden; you see how many cards each player holds."
-    return "You are out of the game: you see the piles, the players and the battles."
+        return _("You are watching: every hand is hidden; you see how many cards each player holds.")
+    return _("You are out of the game: you see the piles, the players and the battles.")
 
 
-def _hint(given: BoardInput, attack: Attack | None) -> str:
+def _hint(given: BoardInput, attack: Attack | None) -> Msg | str:
     view = given.view
     if not given.my_turn or ended(given):
         return ""
     move, heads = (attack.move, attack.heads) if attack else (None, [])
-    tenth = f"This is your {view['forced_attack_turn']}th turn this round"
+    turn = view["forced_attack_turn"]
     main = view["options"]["main_attack"]
     if view["must_attack"] and main and view["phase"] == "discard":
-        return f"{tenth}: you must attack by discarding a head card."
+        return _("This is your {turn}th turn this round: you must attack by discarding a head card.", turn=turn)
     if view["must_attack"] and main:
-        return f"{tenth}: take a card, then attack by discarding a head card."
+        return _(
+            "This is your {turn}th turn this round: take a card, then attack by discarding a head card.", turn=turn
+        )
     if view["must_attack"]:
-        return f"{tenth}: you must attack."
+        return _("This is your {turn}th turn this round: you must attack.", turn=turn)
+    if view["phase"] == "take" and move:
+        return _("Take the open card or a blind card. Or attack now with your Dizzy Duo.")
     if view["phase"] == "take":
-        return "Take the open card or a blind card." + (" Or attack now with your Dizzy Duo." if move else "")
-    return "Now discard one card onto the open pile (it may be the one you just took)." + (
-        " Or attack by discarding a head card." if heads else ""
-    )
+        return _("Take the open card or a blind card.")
+    if heads:
+        return _(DISCARD_OR_ATTACK)
+    return _("Now discard one card onto the open pile (it may be the one you just took).")
+
+
+DISCARD_OR_ATTACK = gettext_noop(
+    "Now discard one card onto the open pile (it may be the one you just took). Or attack by discarding a head card."
+)
 
 
 def _choice(given: BoardInput, move: dict[str, Any], label: str) -> MoveChoice | None:
@@ -315,39 +366,60 @@ def _choice(given: BoardInput, move: dict[str, Any], label: str) -> MoveChoice |
 
 
 # --- the table ---------------------------------------------------------------------------------
-def _piles(given: BoardInput, art: CardArt, words: Words) -> Piles:
+def _piles(given: BoardInput, art: Art, words: Words) -> Piles:
     view = given.view
     top = view["open_top"]
     return Piles(
-        blind=art.back("face down"),
-        blind_count=plural(view["blind_size"], "card") + ", face down",
-        take_blind=_choice(given, {"type": "take", "from": "blind"}, "Take a blind card"),
+        blind=art.back(_("face down")),
+        blind_count=ngettext("{n} card, face down", "{n} cards, face down", view["blind_size"]),
+        take_blind=_choice(given, {"type": "take", "from": "blind"}, _("Take a blind card")),
         open_top=art.card(top) if top else None,
-        open_count=plural(len(view["open_pile"]), "card") + ", face up",
-        take_open=_choice(given, {"type": "take", "from": "open"}, "Take the open card"),
+        open_count=ngettext("{n} card, face up", "{n} cards, face up", len(view["open_pile"])),
+        take_open=_choice(given, {"type": "take", "from": "open"}, _("Take the open card")),
         open_pile=art.cards(list(reversed(view["open_pile"]))),
         holding=_holding(given, art, words),
     )
 
 
-def _holding(given: BoardInput, art: CardArt, words: Words) -> Holding | None:
+# What the player who took a card holds, between the take and the discard: (pile, the taker is the viewer).
+TOOK_WORDS = {
+    ("open", True): gettext_noop("{player} took {card} from the open pile."),
+    ("blind", True): gettext_noop("{player} took {card} from the blind pile."),
+    ("open", False): gettext_noop("{player} took {card} from the open pile and will discard one card."),
+    ("blind", False): gettext_noop("{player} took {card} from the blind pile and will discard one card."),
+}
+TOOK_UNSEEN_WORDS = {
+    "open": gettext_noop("{player} took a card from the open pile and will discard one card."),
+    "blind": gettext_noop("{player} took a card from the blind pile and will discard one card."),
+}
+
+
+def _holding(given: BoardInput, art: Art, words: Words) -> Holding | None:
     take = given.view["current_take"]
     if not take:
         return None
     current = given.view["current"]
     mine = current == given.seat
     card = take["card"]  # None when another player drew it from the blind pile
-    where = f"the {take['from']} pile"
-    text = f"{words.title(current)} took {the(card) if card else 'a card'} from {where}"
+    if card:
+        text = _(TOOK_WORDS[take["from"], mine], player=words.title(current), card=the_card(card))
+    else:
+        text = _(TOOK_UNSEEN_WORDS[take["from"]], player=words.title(current))
     return Holding(
-        title="Just taken" if mine else "Being held",
-        card=art.card(card) if card else art.back("a face-down card"),
-        text=text + ("." if mine else " and will discard one card."),
+        title=_("Just taken") if mine else _("Being held"),
+        card=art.card(card) if card else art.back(_("a face-down card")),
+        text=text,
     )
 
 
 # --- the viewer's hand, arranged into its best Dizzy Duo (DD-2) -------------------------------
-def _hand(given: BoardInput, art: CardArt) -> Hand | None:
+def _lizzy_title(number: int, lizzy: dict[str, Any]) -> Msg:
+    return _(
+        "Lizzy {n}: {summary} · power {power}", n=number, summary=lizzy_summary(lizzy["cards"]), power=lizzy["power"]
+    )
+
+
+def _hand(given: BoardInput, art: Art) -> Hand | None:
     view = given.view
     best = view["best"]
     if not view["hand"] or not best:
@@ -356,19 +428,21 @@ def _hand(given: BoardInput, art: CardArt) -> Hand | None:
     order = [card for lizzy in lizzies for card in lizzy["cards"]] + best["unused"]
     cards = _hand_cards(given, art, order)
     groups = [
-        CardGroup(f"Lizzy {n}: {lizzy['summary']} · power {lizzy['power']}", True, cards[3 * (n - 1) : 3 * n])
-        for n, lizzy in enumerate(lizzies, start=1)
+        CardGroup(_lizzy_title(n, lizzy), True, cards[3 * (n - 1) : 3 * n]) for n, lizzy in enumerate(lizzies, start=1)
     ]
     if best["unused"]:
-        title = "Not in a Lizzy" if lizzies else "No valid Lizzy yet"
+        title = _("Not in a Lizzy") if lizzies else _("No valid Lizzy yet")
         groups.append(CardGroup(title, False, cards[3 * len(lizzies) :]))
-    terms = [f"{lizzy['power']} (Lizzy {n})" for n, lizzy in enumerate(lizzies, start=1)]
-    terms += [f"{bonus['points']} (bonus: {bonus['label']})" for bonus in best["bonuses"]]
-    headline = ("No valid Lizzy yet", "Your best is one Lizzy", "Your best Dizzy Duo")[len(lizzies)]
+    terms: list[Any] = [_("{power} (Lizzy {n})", power=lizzy["power"], n=n) for n, lizzy in enumerate(lizzies, start=1)]
+    terms += [
+        _("{points} (bonus: {bonus})", points=bonus["points"], bonus=bonus_words(bonus["label"]))
+        for bonus in best["bonuses"]
+    ]
+    headline = (_("No valid Lizzy yet"), _("Your best is one Lizzy"), _("Your best Dizzy Duo"))[len(lizzies)]
     return Hand(
         power=best["power"],
         headline=headline,
-        terms=" + ".join(terms),
+        terms=joined(terms, " + ") if terms else "",
         several_terms=len(terms) > 1,
         size=len(view["hand"]),
         groups=groups,
@@ -376,47 +450,49 @@ def _hand(given: BoardInput, art: CardArt) -> Hand | None:
     )
 
 
-def _hand_cards(given: BoardInput, art: CardArt, order: list[str]) -> list[HandCard]:
+def _hand_cards(given: BoardInput, art: Art, order: list[str]) -> list[HandCard]:
     view = given.view
     take = view["current_take"]
     new = take["card"] if take and view["current"] == given.seat else None
     choices = {c["card"]: c for c in view["discard_choices"]}
-    discards = [_choice(given, {"type": "discard", "card": card}, "Discard") for card in order]
+    discards = [_choice(given, {"type": "discard", "card": card}, _("Discard")) for card in order]
     first = next((i for i, choice in enumerate(discards) if choice), None)
     cards = []
     for index, (card, discard) in enumerate(zip(order, discards)):
         is_new = card == new
         new = None if is_new else new  # one copy only
-        choice = choices.get(card)
-        keeps = f"keeps power {choice['power']}" + (", two Lizzies" if choice["two_lizzies"] else "") if choice else ""
-        cards.append(HandCard(art.card(card), is_new, discard, keeps if discard else "", index == first))
+        cards.append(
+            HandCard(art.card(card), is_new, discard, _keeps(choices.get(card)) if discard else "", index == first)
+        )
     return cards
 
 
+def _keeps(choice: dict[str, Any] | None) -> Msg | str:
+    """What the six cards kept after a discard are worth."""
+    if not choice:
+        return ""
+    if choice["two_lizzies"]:
+        return _("keeps power {power}, two Lizzies", power=choice["power"])
+    return _("keeps power {power}", power=choice["power"])
+
+
 # --- attacking: the buttons when legal, the reason when not --------------------------------------
-def _attack(given: BoardInput, art: CardArt, hand: Hand | None) -> Attack | None:
+def _attack(given: BoardInput, art: Art, hand: Hand | None) -> Attack | None:
     view = given.view
     power = view["best"]["power"] if view["best"] else 0
-    move = _choice(given, {"type": "attack"}, f"Attack everyone with power {power}")
+    move = _choice(given, {"type": "attack"}, _("Attack everyone with power {power}", power=power))
     focus_heads = not (hand and hand.choosing)
     heads = []
     for card in view["attack_cards"]:
-        choice = _choice(given, {"type": "attack", "card": card}, "Attack, discarding")
+        choice = _choice(given, {"type": "attack", "card": card}, _("Attack, discarding"))
         if choice:
             heads.append(HeadAttack(art.card(card), choice, focus_heads and not heads))
     if given.my_turn and view["must_attack"]:
-        intro = "You must attack: choose the card to discard."
+        intro = _("You must attack: choose the card to discard.")
     else:
-        intro = "Attack by discarding one of these head cards (the six cards you keep hold two Lizzies):"
+        intro = _("Attack by discarding one of these head cards (the six cards you keep hold two Lizzies):")
     blocked = "" if move or heads else _attack_blocked(given)
     return Attack(move, intro, heads, blocked) if move or heads or blocked else None
-
-
-def _gate(view: dict[str, Any]) -> str:
-    return (
-        f"every player needs {view['turns_before_attack']} turns this round "
-        f"(the fewest so far is {view['fewest_turns']})."
-    )
 
 
 def _attack_blocked(given: BoardInput) -> str:
@@ -425,76 +501,86 @@ def _attack_blocked(given: BoardInput) -> str:
     if given.seat is None or view["out"][given.seat]:
         return ""
     main = view["options"]["main_attack"]
+    gate = {"turns": view["turns_before_attack"], "fewest": view["fewest_turns"]}
     if given.my_turn and view["phase"] == "discard" and not main:
         return ""  # between the take and the discard the only thing to do is discard
     if given.my_turn and main and view["phase"] == "take" and not view["attacks_open"]:
-        return "You cannot attack yet: " + _gate(view)
+        return _(
+            "You cannot attack yet: every player needs {turns} turns this round (the fewest so far is {fewest}).",
+            **gate,
+        )
     if given.my_turn:
         return view["attack_blocked"] or ""
     if not view["two_lizzies"]:
-        return "You cannot attack: you need two Lizzies in your hand."
+        return _("You cannot attack: you need two Lizzies in your hand.")
     if not view["attacks_open"]:
-        return "Not yet: " + _gate(view)
-    return "You hold two Lizzies: you may attack on your turn."
+        return _("Not yet: every player needs {turns} turns this round (the fewest so far is {fewest}).", **gate)
+    return _("You hold two Lizzies: you may attack on your turn.")
 
 
 # --- the players ---------------------------------------------------------------------------------
+def _turns(count: int, starter: bool) -> Msg:
+    if starter:
+        return ngettext("{n} turn, started this round", "{n} turns, started this round", count)
+    return ngettext("{n} turn", "{n} turns", count)
+
+
 def _players(given: BoardInput, words: Words) -> Players:
     view = given.view
     over = ended(given)
     winners = set((view["result"] or {}).get("winners", []))
-    seats = []
-    for seat in range(view["players"]):
-        starter = ", started this round" if seat == view["round_starter"] else ""
-        seats.append(
-            Seat(
-                seat=seat,
-                name=given.names[seat],
-                you=seat == given.seat,
-                lives=view["lives"][seat],
-                unit=words.unit(view["lives"][seat]),
-                out=view["out"][seat],
-                won=seat in winners,
-                lifeline_used=view["lifeline_used"][seat],
-                to_act=seat == view["current"] and not over,
-                in_round=not over and not view["out"][seat],
-                hand_size=view["hand_sizes"][seat],
-                turns=plural(view["turns"][seat], "turn") + starter,
-            )
+    seats = [
+        Seat(
+            seat=seat,
+            name=given.names[seat],
+            you=seat == given.seat,
+            lives=view["lives"][seat],
+            unit=words.unit(view["lives"][seat]),
+            out=view["out"][seat],
+            won=seat in winners,
+            lifeline_used=view["lifeline_used"][seat],
+            to_act=seat == view["current"] and not over,
+            in_round=not over and not view["out"][seat],
+            hand_size=view["hand_sizes"][seat],
+            turns=_turns(view["turns"][seat], seat == view["round_starter"]),
         )
-    if over:
-        gate = ""
-    else:
-        had = "they have" if view["attacks_open"] else f"the fewest so far: {view['fewest_turns']}"
-        gate = (
-            f"Attacks are allowed once every player has had {view['turns_before_attack']} turns this round "
-            f"({had}); a player's {view['forced_attack_turn']}th turn must be an attack."
-        )
-    return Players(seats, gate)
+        for seat in range(view["players"])
+    ]
+    return Players(seats, "" if over else _gate(view))
+
+
+def _gate(view: dict[str, Any]) -> Msg:
+    """The attack gate of ruling DD-7 in words."""
+    values = {"turns": view["turns_before_attack"], "forced": view["forced_attack_turn"]}
+    if view["attacks_open"]:
+        return _(GATE_OPEN, **values)
+    return _(GATE_SHUT, fewest=view["fewest_turns"], **values)
+
+
+GATE_OPEN = gettext_noop(
+    "Attacks are allowed once every player has had {turns} turns this round (they have); "
+    "a player's {forced}th turn must be an attack."
+)
+GATE_SHUT = gettext_noop(
+    "Attacks are allowed once every player has had {turns} turns this round (the fewest so far: {fewest}); "
+    "a player's {forced}th turn must be an attack."
+)
 
 
 # --- the last battle (DD-7): the duos the view holds, every power and change ----------------------
-def _battle(given: BoardInput, art: CardArt, words: Words) -> Battle:
+def _battle(given: BoardInput, art: Art, words: Words) -> Battle:
     view = given.view
     last = view["last_battle"]
     attacker = last["attacker"]
-    if last["attack_kind"] == "head":
-        how = f"attacked by discarding {the(last['attack_card'])}"
-    else:
-        how = f"attacked, turning {the(last['attack_card'])} from the blind pile onto the open pile"
-    order = ", ".join(words.name(s) for s in last["defenders"])
-    if view["options"]["open_battles"] or ended(given):
-        who_sees = "Every Dizzy Duo of this battle is shown to everyone."
-    else:
-        who_sees = (
-            "Each fighter sees the Dizzy Duos of their own fights; everyone sees the powers and the "
-            f"{words.word} won and lost."
-        )
     over = ended(given)
+    if view["options"]["open_battles"] or over:
+        who_sees = _("Every Dizzy Duo of this battle is shown to everyone.")
+    else:
+        who_sees = _(WHO_SEES_POINTS if words.points else WHO_SEES_LIVES)
     return Battle(
         round=last["round"],
-        title=f"Battle of round {last['round']}: {words.title(attacker)} attacked",
-        how=f"{words.title(attacker)} {how}. The fights run in seat order from the attacker: {order}.",
+        title=_("Battle of round {round}: {player} attacked", round=last["round"], player=words.title(attacker)),
+        how=_how(last, words),
         who_sees=who_sees,
         duos=[_duo(last, seat, art, words) for seat in [attacker, *last["defenders"]]],
         fights=[_fight(last, fight, words) for fight in last["fights"]],
@@ -505,42 +591,93 @@ def _battle(given: BoardInput, art: CardArt, words: Words) -> Battle:
     )
 
 
-def _next_round(view: dict[str, Any], words: Words) -> str:
-    return (
-        "Then all 54 cards were shuffled and six dealt to each player still in: "
-        f"round {view['round']} began with {words.name(view['round_starter'])}."
-    )
+WHO_SEES_LIVES = gettext_noop(
+    "Each fighter sees the Dizzy Duos of their own fights; everyone sees the powers and the lives won and lost."
+)
+WHO_SEES_POINTS = gettext_noop(
+    "Each fighter sees the Dizzy Duos of their own fights; everyone sees the powers and the points won and lost."
+)
 
 
-def _duo(last: dict[str, Any], seat: int, art: CardArt, words: Words) -> Duo:
+def _how(last: dict[str, Any], words: Words) -> Msg:
+    values = {
+        "player": words.title(last["attacker"]),
+        "card": the_card(last["attack_card"]),
+        "order": listed([words.name(s) for s in last["defenders"]]),
+    }
+    template = HOW_BY_HEAD if last["attack_kind"] == "head" else HOW_BY_BLIND
+    return _(template, **values)
+
+
+HOW_BY_HEAD = gettext_noop(
+    "{player} attacked by discarding {card}. The fights run in seat order from the attacker: {order}."
+)
+HOW_BY_BLIND = gettext_noop(
+    "{player} attacked, turning {card} from the blind pile onto the open pile. "
+    "The fights run in seat order from the attacker: {order}."
+)
+
+
+def _next_round(view: dict[str, Any], words: Words) -> Msg:
+    if view["round_starter"] == words.seat:
+        return _(NEXT_ROUND_YOU, round=view["round"])
+    return _(NEXT_ROUND, round=view["round"], player=words.names[view["round_starter"]])
+
+
+NEXT_ROUND_YOU = gettext_noop(
+    "Then all 54 cards were shuffled and six dealt to each player still in: round {round} began with you."
+)
+NEXT_ROUND = gettext_noop(
+    "Then all 54 cards were shuffled and six dealt to each player still in: round {round} began with {player}."
+)
+
+
+def _duo(last: dict[str, Any], seat: int, art: Art, words: Words) -> Duo:
     duo = last["duos"][seat]  # None: not the viewer's to see
     lizzies = duo["lizzies"] if duo else []
+    power = last["powers"][seat]
+    if seat == words.seat:
+        label = _("Your Dizzy Duo, power {power}", power=power)
+    else:
+        label = _("{player}'s Dizzy Duo, power {power}", player=words.title(seat), power=power)
     return Duo(
         name=words.title(seat),
         attacker=seat == last["attacker"],
-        power=last["powers"][seat],
+        power=power,
         shown=duo is not None,
         lizzies=[
-            ShownLizzy(f"Lizzy {n}: {lizzy['summary']} · power {lizzy['power']}", art.cards(lizzy["cards"]))
-            for n, lizzy in enumerate(lizzies, start=1)
+            ShownLizzy(_lizzy_title(n, lizzy), art.cards(lizzy["cards"])) for n, lizzy in enumerate(lizzies, start=1)
         ],
-        breakdown=duo["breakdown"] if len(lizzies) > 1 else "",
+        breakdown=breakdown(duo) if len(lizzies) > 1 else "",
+        label=label,
     )
 
 
 def _fight(last: dict[str, Any], fight: dict[str, Any], words: Words) -> Fight:
     attacker, defender = last["attacker"], fight["defender"]
-    match_up = (
-        f"{words.title(attacker)} ({fight['attacker_power']}) against "
-        f"{words.name(defender)} ({fight['defender_power']})"
-    )
+    powers = {"attacker_power": fight["attacker_power"], "defender_power": fight["defender_power"]}
+    if defender == words.seat:
+        match_up = _(
+            "{attacker} ({attacker_power}) against you ({defender_power})", attacker=words.title(attacker), **powers
+        )
+    else:
+        match_up = _(
+            "{attacker} ({attacker_power}) against {defender} ({defender_power})",
+            attacker=words.title(attacker),
+            defender=words.names[defender],
+            **powers,
+        )
     if fight["winner"] is None:
-        return Fight(match_up, "A draw: nobody gains or loses")
-    changes = (
-        f"{words.name(attacker)} {signed(fight['attacker_change'])}, "
-        f"{words.name(defender)} {signed(fight['defender_change'])}"
+        return Fight(match_up, _("A draw: nobody gains or loses"))
+    outcome = _(
+        "{winner} won: {attacker} {attacker_change}, {defender} {defender_change}",
+        winner=words.title(fight["winner"]),
+        attacker=words.name(attacker),
+        attacker_change=signed(fight["attacker_change"]),
+        defender=words.name(defender),
+        defender_change=signed(fight["defender_change"]),
     )
-    return Fight(match_up, f"{words.title(fight['winner'])} won: {changes}")
+    return Fight(match_up, outcome)
 
 
 def _standings(last: dict[str, Any], words: Words) -> list[Standing]:
@@ -551,28 +688,35 @@ def _standings(last: dict[str, Any], words: Words) -> list[Standing]:
             continue  # out before this battle
         if seat in lifelines:
             entry = lifelines[seat]
-            note = f"fell to {entry['from']}, returns once with {entry['to']} (lifeline)"
+            note = _("fell to {fell}, returns once with {back} (lifeline)", fell=entry["from"], back=entry["to"])
         else:
-            note = "out" if seat in last["fallen"] else ""
+            note = _("out") if seat in last["fallen"] else ""
         rows.append(Standing(words.title(seat), power, signed(last["changes"][seat]), last["lives_after"][seat], note))
     return rows
 
 
-def _battle_summary(given: BoardInput, words: Words) -> str:
+def _battle_summary(given: BoardInput, words: Words) -> Msg:
     """One line of news: the attacker's result, and the viewer's own."""
     last = given.view["last_battle"]
     attacker = last["attacker"]
 
-    def result(seat: int) -> str:
+    def result(seat: int) -> Msg:
         change = last["changes"][seat]
-        return f"power {last['powers'][seat]} ({signed(change)} {words.unit(change)})"
+        return _(
+            "power {power} ({change} {unit})",
+            power=last["powers"][seat],
+            change=signed(change),
+            unit=words.unit(change),
+        )
 
-    summary = f"{words.title(attacker)} attacked with {result(attacker)}"
+    values = {"player": words.title(attacker), "result": result(attacker)}
     if given.seat in last["defenders"]:
-        summary += f"; you had {result(given.seat)}"
+        summary = _("{player} attacked with {result}; you had {own}.", own=result(given.seat), **values)
+    else:
+        summary = _("{player} attacked with {result}.", **values)
     returned = {entry["seat"] for entry in last["lifelines"]}
     gone = [words.name(s) for s in last["fallen"] if s not in returned]
-    return summary + "." + (f" Out: {', '.join(gone)}." if gone else "")
+    return _("{news} Out: {names}.", news=summary, names=listed(gone)) if gone else summary
 
 
 def _fresh(given: BoardInput) -> bool:
@@ -587,7 +731,7 @@ def _fresh(given: BoardInput) -> bool:
 
 
 # --- the lives (or points) table, one row per battle ---------------------------------------------
-def _scores(view: dict[str, Any], names: list[str]) -> Scores:
+def _scores(view: dict[str, Any], words: Words) -> Scores:
     rows = [
         ScoreRow(
             battle["round"],
@@ -600,4 +744,10 @@ def _scores(view: dict[str, Any], names: list[str]) -> Scores:
         )
         for battle in reversed(view["battle_log"])  # newest first: the latest round is what players look for
     ]
-    return Scores(list(names), view["start_lives"], rows)
+    if words.points:
+        title = _("Points table")
+        caption = _("Points after each battle, newest first, with the change and the power fought with")
+    else:
+        title = _("Lives table")
+        caption = _("Lives after each battle, newest first, with the change and the power fought with")
+    return Scores(title, caption, list(words.names), view["start_lives"], rows)

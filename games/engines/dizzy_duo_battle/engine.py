@@ -35,12 +35,12 @@ from games.engines.base import (
     State,
     View,
     draw_rng,
-    log,
     new_rng,
     random_bot,
 )
 from games.engines.dizzy_duo_battle.bots import hard_bot, normal_bot
-from games.engines.words import gettext_noop
+from games.engines.dizzy_duo_battle.phrases import breakdown, card_name, joined, lizzy_summary, the_card
+from games.engines.words import Msg, _, gettext_noop, logged
 
 HAND_SIZE = 6
 TURNS_BEFORE_ATTACK = 3  # ruling DD-7
@@ -69,10 +69,6 @@ def _copy(state: State) -> State:
     return new
 
 
-def _card_words(card: str) -> str:
-    return "the " + cards.describe(card)
-
-
 def _fight(attack_power: int, defence_power: int, attacker: int, defender: int, points: bool) -> dict[str, Any]:
     """One fight of a battle. The winner gains the loser's power; the loser loses the winner's power (in
     points mode, ruling DD-9, scores only rise: the loser loses nothing). Equal: nothing (DD-7)."""
@@ -96,25 +92,61 @@ def _fight(attack_power: int, defence_power: int, attacker: int, defender: int, 
     }
 
 
-def _fight_words(fight: dict[str, Any], attacker: int, points: bool) -> str:
+def _fight_words(fight: dict[str, Any], attacker: int, points: bool) -> Msg:
     winner, defender = fight["winner"], fight["defender"]
     if winner is None:
-        return "a draw: nobody gains or loses"
+        return _("a draw: nobody gains or loses")
     loser = defender if winner == attacker else attacker
     won = fight["attacker_change"] if winner == attacker else fight["defender_change"]
     lost = -(fight["defender_change"] if winner == attacker else fight["attacker_change"])
-    outcome = f"{_seat(winner)} wins and gains {won} {'points' if points else 'lives'}"
-    return outcome if points else f"{outcome}, {_seat(loser)} loses {lost}"
-
-
-def _duo_words(arrangement: dict[str, Any]) -> str:
-    if not arrangement["lizzies"]:
-        return "no Lizzy (power 0)"
-    lizzies = "; ".join(
-        " / ".join(cards.describe(c) for c in lizzy["cards"]) + f" ({lizzy['summary']}: {lizzy['power']})"
-        for lizzy in arrangement["lizzies"]
+    if points:
+        return _("{winner} wins and gains {won} points", winner=_seat(winner), won=won)
+    return _(
+        "{winner} wins and gains {won} lives, {loser} loses {lost}",
+        winner=_seat(winner),
+        won=won,
+        loser=_seat(loser),
+        lost=lost,
     )
-    return f"{lizzies}; power {arrangement['breakdown']}"
+
+
+def _duo_words(arrangement: dict[str, Any]) -> Msg:
+    if not arrangement["lizzies"]:
+        return _("no Lizzy (power 0)")
+    lizzies = [
+        _(
+            "{head} / {body} / {tail} ({summary}: {power})",
+            head=card_name(lizzy["cards"][0]),
+            body=card_name(lizzy["cards"][1]),
+            tail=card_name(lizzy["cards"][2]),
+            summary=lizzy_summary(lizzy["cards"]),
+            power=lizzy["power"],
+        )
+        for lizzy in arrangement["lizzies"]
+    ]
+    return _("{lizzies}; power {breakdown}", lizzies=joined(lizzies, "; "), breakdown=breakdown(arrangement))
+
+
+def _fight_log(
+    fight: dict[str, Any], attacker: int, duo_words: dict[int, Msg], audience: str | list[int], points: bool
+) -> list[LogEntry]:
+    """A fight in the log: the two fighters' Dizzy Duos for `audience`, then the outcome for everyone."""
+    defender = fight["defender"]
+    entries = [
+        logged(gettext_noop("{player}'s Dizzy Duo: {duo}."), audience, player=_seat(seat), duo=duo_words[seat])
+        for seat in (attacker, defender)
+    ]
+    entries.append(
+        logged(
+            gettext_noop("Fight {attacker} ({attacker_power}) against {defender} ({defender_power}): {outcome}."),
+            attacker=_seat(attacker),
+            attacker_power=fight["attacker_power"],
+            defender=_seat(defender),
+            defender_power=fight["defender_power"],
+            outcome=_fight_words(fight, attacker, points),
+        )
+    )
+    return entries
 
 
 class DizzyDuoBattle(Engine):
@@ -246,44 +278,45 @@ class DizzyDuoBattle(Engine):
         # ruling DD-7: the attack gate counts the turns of the players still in.
         return min((state["turns"][s] for s in self._in(state)), default=0)
 
-    def _turns_block(self, state: State) -> str | None:
+    def _turns_block(self, state: State) -> Msg | None:
         # ruling DD-7: an attack needs every player still in to have taken 3 turns this round.
         fewest = self._fewest_turns(state)
         if fewest >= TURNS_BEFORE_ATTACK:
             return None
-        return (
-            f"You cannot attack yet: every player needs {TURNS_BEFORE_ATTACK} turns this round "
-            f"(the fewest so far is {fewest})."
+        return _(
+            "You cannot attack yet: every player needs {turns} turns this round (the fewest so far is {fewest}).",
+            turns=TURNS_BEFORE_ATTACK,
+            fewest=fewest,
         )
 
-    def _attack_block(self, state: State, seat: int) -> str | None:
+    def _attack_block(self, state: State, seat: int) -> Msg | None:
         """Why `seat` may not attack right now (None: it may), as a player reads it."""
         if state["phase"] == "over":
-            return "The game is over."
+            return _("The game is over.")
         if state["out"][seat]:
-            return "You are out of the game."
+            return _("You are out of the game.")
         if seat != state["current"]:
-            return "You may attack only on your own turn."
+            return _("You may attack only on your own turn.")
         main = state["options"]["main_attack"]
         if state["phase"] == "take":
             if main:
-                return "Main attack rule: take a card first, then attack by discarding a head card."
+                return _("Main attack rule: take a card first, then attack by discarding a head card.")
             if self._forced(state, seat):
                 return None
             return self._turns_block(state) or (
                 None
                 if cards.has_two_lizzies(state["hands"][seat])
-                else "You cannot attack: you need two Lizzies in your hand."
+                else _("You cannot attack: you need two Lizzies in your hand.")
             )
         if not main:
-            return "You already took a card this turn: discard one."
+            return _("You already took a card this turn: discard one.")
         if self._forced(state, seat):
             return None
         blocked = self._turns_block(state)
         if blocked:
             return blocked
         if not self._main_attack_heads(state["hands"][seat]):
-            return (
+            return _(
                 "You cannot attack: you need a head card to discard that leaves two Lizzies in the six cards you keep."
             )
         return None
@@ -340,14 +373,14 @@ class DizzyDuoBattle(Engine):
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if state["phase"] == "over":
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(_("The game is over."))
         if seat != state["current"]:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(_("It is not your turn."))
         if not isinstance(move, dict):
-            raise IllegalMove('A move is a JSON object such as {"type": "take", "from": "open"}.')
+            raise IllegalMove(_('A move is a JSON object such as {"type": "take", "from": "open"}.'))
         kind = move.get("type")
         if kind not in ("take", "discard", "attack"):
-            raise IllegalMove(f"Unknown move {kind!r}: take, discard or attack.")
+            raise IllegalMove(_("Unknown move {kind}: take, discard or attack.", kind=repr(kind)))
         new = _copy(state)
         logs: list[LogEntry] = []
         if state["phase"] == "take":
@@ -356,14 +389,14 @@ class DizzyDuoBattle(Engine):
             elif kind == "attack":
                 self._attack_by_blind(new, seat, move, logs)
             else:
-                raise IllegalMove("Take a card first, from the open or the blind pile.")
+                raise IllegalMove(_("Take a card first, from the open or the blind pile."))
         else:
             if kind == "discard":
                 self._discard(new, seat, move, logs)
             elif kind == "attack":
                 self._attack_by_head(new, seat, move, logs)
             else:
-                raise IllegalMove("You already took a card this turn: now discard one.")
+                raise IllegalMove(_("You already took a card this turn: now discard one."))
         return new, logs
 
     # --- moves ---------------------------------------------------------------------------
@@ -376,24 +409,30 @@ class DizzyDuoBattle(Engine):
         pile = state["open"]
         draw_rng(state).shuffle(pile)
         state["blind"], state["open"] = pile, [top]
-        logs.append(log("The blind pile ran out: the open pile but its top card was shuffled into a new one."))
+        logs.append(
+            logged(gettext_noop("The blind pile ran out: the open pile but its top card was shuffled into a new one."))
+        )
 
     def _take(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
         source = move.get("from")
         if self._forced(state, seat) and not state["options"]["main_attack"]:
-            raise IllegalMove(f"This is your {FORCED_ATTACK_TURN}th turn this round: you must attack.")
+            raise IllegalMove(_("This is your {turn}th turn this round: you must attack.", turn=FORCED_ATTACK_TURN))
         if source == "open":
             if not state["open"]:
-                raise IllegalMove("The open pile is empty: take the blind card.")
+                raise IllegalMove(_("The open pile is empty: take the blind card."))
             card = state["open"].pop()
-            logs.append(log(f"{_seat(seat)} took {_card_words(card)} from the open pile."))
+            logs.append(
+                logged(
+                    gettext_noop("{player} took {card} from the open pile."), player=_seat(seat), card=the_card(card)
+                )
+            )
         elif source == "blind":
             self._ensure_blind(state, logs)
             card = state["blind"].pop()
-            logs.append(log(f"{_seat(seat)} took a card from the blind pile."))
-            logs.append(log(f"You drew {_card_words(card)}.", [seat]))
+            logs.append(logged(gettext_noop("{player} took a card from the blind pile."), player=_seat(seat)))
+            logs.append(logged(gettext_noop("You drew {card}."), [seat], card=the_card(card)))
         else:
-            raise IllegalMove('Take from "open" or "blind".')
+            raise IllegalMove(_('Take from "open" or "blind".'))
         state["hands"][seat] = cards.sort_cards(state["hands"][seat] + [card])
         state["taken"] = {"card": card, "from": source}
         state["phase"] = "discard"
@@ -403,10 +442,13 @@ class DizzyDuoBattle(Engine):
         hand = state["hands"][seat]
         if self._forced(state, seat) and state["options"]["main_attack"]:
             raise IllegalMove(
-                f"This is your {FORCED_ATTACK_TURN}th turn this round: you must attack by discarding a head card."
+                _(
+                    "This is your {turn}th turn this round: you must attack by discarding a head card.",
+                    turn=FORCED_ATTACK_TURN,
+                )
             )
         if not isinstance(card, str) or card not in hand:
-            raise IllegalMove("You do not hold that card.")
+            raise IllegalMove(_("You do not hold that card."))
         hand.remove(card)
         state["open"].append(card)
         taken = state["taken"]
@@ -415,19 +457,25 @@ class DizzyDuoBattle(Engine):
         state["taken"] = None
         state["phase"] = "take"
         state["current"] = self._next_in(state, seat)
-        logs.append(log(f"{_seat(seat)} discarded {_card_words(card)}."))
+        logs.append(logged(gettext_noop("{player} discarded {card}."), player=_seat(seat), card=the_card(card)))
 
     def _attack_by_blind(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
         blocked = self._attack_block(state, seat)
         if blocked:
             raise IllegalMove(blocked)
         if "card" in move:
-            raise IllegalMove("Attack by turning the blind card: the move names no card.")
+            raise IllegalMove(_("Attack by turning the blind card: the move names no card."))
         # ruling DD-7: the top blind card goes face up on the open pile (DD-6 if the blind is empty).
         self._ensure_blind(state, logs)
         card = state["blind"].pop()
         state["open"].append(card)
-        logs.append(log(f"{_seat(seat)} attacks! The blind card, {_card_words(card)}, goes on the open pile."))
+        logs.append(
+            logged(
+                gettext_noop("{player} attacks! The blind card, {card}, goes on the open pile."),
+                player=_seat(seat),
+                card=the_card(card),
+            )
+        )
         self._battle(state, seat, card, "blind", logs)
 
     def _attack_by_head(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
@@ -437,19 +485,21 @@ class DizzyDuoBattle(Engine):
         card = move.get("card")
         hand = state["hands"][seat]
         if not isinstance(card, str) or card not in hand:
-            raise IllegalMove("You do not hold that card.")
+            raise IllegalMove(_("You do not hold that card."))
         if self._forced(state, seat):
             if card not in self._forced_main_attack_cards(hand):
-                raise IllegalMove("Main attack rule: attack by discarding a head card.")
+                raise IllegalMove(_("Main attack rule: attack by discarding a head card."))
         elif cards.part_of(card) != "head":
-            raise IllegalMove("Main attack rule: attack by discarding a head card.")
+            raise IllegalMove(_("Main attack rule: attack by discarding a head card."))
         elif card not in self._main_attack_heads(hand):
-            raise IllegalMove("You cannot attack: the six cards you keep need two Lizzies.")
+            raise IllegalMove(_("You cannot attack: the six cards you keep need two Lizzies."))
         # ruling DD-9 main attack: the head card is the attack card, discarded face up.
         hand.remove(card)
         state["open"].append(card)
         state["taken"] = None
-        logs.append(log(f"{_seat(seat)} attacks, discarding {_card_words(card)}!"))
+        logs.append(
+            logged(gettext_noop("{player} attacks, discarding {card}!"), player=_seat(seat), card=the_card(card))
+        )
         self._battle(state, seat, card, "head", logs)
 
     # --- battle and round end ------------------------------------------------------------
@@ -468,11 +518,16 @@ class DizzyDuoBattle(Engine):
             duos[seat] = [list(lizzy) for lizzy in best.lizzies]
             powers[seat] = best.power
         everyone_sees = "all" if state["options"]["open_battles"] else None
-        order = ", ".join(_seat(d) for d in defenders)
+        duo_words = {seat: _duo_words(arrangements[seat]) for seat in fighters}  # the attacker's shows in each fight
         logs.append(
-            log(
-                f"{_seat(attacker)} attacks with power {powers[attacker]}. The order of fights does not "
-                f"change the result, so they go in seat order: {order}."
+            logged(
+                gettext_noop(
+                    "{player} attacks with power {power}. The order of fights does not change the result, so they "
+                    "go in seat order: {order}."
+                ),
+                player=_seat(attacker),
+                power=powers[attacker],
+                order=", ".join(_seat(d) for d in defenders),
             )
         )
         changes = [0] * players
@@ -483,15 +538,7 @@ class DizzyDuoBattle(Engine):
             changes[defender] += fight["defender_change"]
             fights.append(fight)
             # ruling DD-7: the two fighters see each other's Dizzy Duo (everyone, with open battles).
-            audience = everyone_sees or [attacker, defender]
-            logs.append(log(f"{_seat(attacker)}'s Dizzy Duo: {_duo_words(arrangements[attacker])}.", audience))
-            logs.append(log(f"{_seat(defender)}'s Dizzy Duo: {_duo_words(arrangements[defender])}.", audience))
-            logs.append(
-                log(
-                    f"Fight {_seat(attacker)} ({powers[attacker]}) against {_seat(defender)} ({powers[defender]}): "
-                    f"{_fight_words(fight, attacker, points)}."
-                )
-            )
+            logs += _fight_log(fight, attacker, duo_words, everyone_sees or [attacker, defender], points)
         # ruling DD-8: lives change after all fights.
         for seat in range(players):
             state["lives"][seat] += changes[seat]
@@ -538,10 +585,16 @@ class DizzyDuoBattle(Engine):
             state["phase"] = "over"
             state["current"] = None
             state["taken"] = None
-            logs.append(log(result.reason))
+            logs.append(_logged_words(result.reason))
             return
         self._start_round(state, self._next_in(state, attacker))
-        logs.append(log(f"Round {state['round']} begins: {_seat(state['round_starter'])} starts."))
+        logs.append(
+            logged(
+                gettext_noop("Round {round} begins: {player} starts."),
+                round=state["round"],
+                player=_seat(state["round_starter"]),
+            )
+        )
 
     def _log_round_end(self, state: State, battle: dict[str, Any], logs: list[LogEntry]) -> None:
         returned = {entry["seat"]: entry for entry in battle["lifelines"]}
@@ -549,44 +602,57 @@ class DizzyDuoBattle(Engine):
             if seat in returned:
                 entry = returned[seat]
                 logs.append(
-                    log(f"{_seat(seat)} fell to {entry['from']} lives and returns once with {entry['to']} (lifeline).")
+                    logged(
+                        gettext_noop("{player} fell to {fell} lives and returns once with {back} (lifeline)."),
+                        player=_seat(seat),
+                        fell=entry["from"],
+                        back=entry["to"],
+                    )
                 )
             else:
-                logs.append(log(f"{_seat(seat)} has no lives left and is out."))
-        word = "Points" if state["scoring"] == "points" else "Lives"
+                logs.append(logged(gettext_noop("{player} has no lives left and is out."), player=_seat(seat)))
+        if state["scoring"] == "points":
+            template = gettext_noop("Points after round {round}: {table}.")
+        else:
+            template = gettext_noop("Lives after round {round}: {table}.")
         table = ", ".join(f"{_seat(s)} {state['lives'][s]}" for s in range(state["players"]))
-        logs.append(log(f"{word} after round {state['round']}: {table}."))
+        logs.append(logged(template, round=state["round"], table=table))
 
     def _final_result(self, state: State) -> Result | None:
         lives = list(state["lives"])
-        word = "points" if state["scoring"] == "points" else "lives"
         if state["scoring"] == "points":
             # ruling DD-9 points: the first to reach the target wins; several in one round: the
             # highest, and equal highest is a draw.
             target = state["options"]["points_target"]
             reached = [s for s in range(state["players"]) if lives[s] >= target]
             if reached:
-                return self._most(lives, reached, f"reached {target} points")
+                return self._most(
+                    lives, reached, gettext_noop("{player} reached {target} points and wins."), target=target
+                )
+            most = gettext_noop("{player} has the most points after {rounds} rounds and wins.")
         else:
             still_in = self._in(state)
             if len(still_in) == 1:
                 winner = still_in[0]
-                return Result([winner], lives, f"{_seat(winner)} is the last player with lives left.")
+                return Result([winner], lives, _("{player} is the last player with lives left.", player=_seat(winner)))
             if not still_in:  # cannot happen: a fight's winner never loses lives; kept as a guard
-                return Result([], lives, "Nobody has lives left: a draw.", draw=True)
+                return Result([], lives, _("Nobody has lives left: a draw."), draw=True)
+            most = gettext_noop("{player} has the most lives after {rounds} rounds and wins.")
         if state["round"] >= MAX_ROUNDS:
             # ruling DD-8: after 50 rounds the most lives (points) wins; equal: a draw.
-            return self._most(lives, list(range(state["players"])), f"has the most {word} after {MAX_ROUNDS} rounds")
+            return self._most(lives, list(range(state["players"])), most, rounds=MAX_ROUNDS)
         return None
 
     @staticmethod
-    def _most(lives: list[int], seats: list[int], why: str) -> Result:
+    def _most(lives: list[int], seats: list[int], winner_words: str, **values: int) -> Result:
+        """The one with the most lives (points) among `seats` wins, said by `winner_words` ({player} and
+        `values`); equal most: a draw."""
         best = max(lives[s] for s in seats)
         top = [s for s in seats if lives[s] == best]
         if len(top) == 1:
-            return Result(top, lives, f"{_seat(top[0])} {why} and wins.")
+            return Result(top, lives, _(winner_words, player=_seat(top[0]), **values))
         names = ", ".join(_seat(s) for s in top)
-        return Result([], lives, f"A draw: {names} share the lead with {best}.", draw=True)
+        return Result([], lives, _("A draw: {names} share the lead with {best}.", names=names, best=best), draw=True)
 
     # --- what a seat may know ------------------------------------------------------------
     def view(self, state: State, seat: int | None, ended: bool = False) -> View:
@@ -636,7 +702,7 @@ class DizzyDuoBattle(Engine):
             "best": None,
             "discard_choices": [],
             "can_attack": False,
-            "attack_blocked": None if over else "Spectators do not play.",
+            "attack_blocked": None if over else _("Spectators do not play."),
             "must_attack": False,
             "attack_cards": [],
             "two_lizzies": None,  # the viewer's hand holds two valid Lizzies at once (DD-7)
@@ -652,7 +718,7 @@ class DizzyDuoBattle(Engine):
     def _hand_view(self, state: State, seat: int, mine: bool) -> dict[str, Any]:
         """A player's own hand, its best arrangement, and what it may do with it now (DD-2, DD-7)."""
         hand = state["hands"][seat]
-        blocked = self._attack_block(state, seat) if not state["out"][seat] else "You are out of the game."
+        blocked = self._attack_block(state, seat) if not state["out"][seat] else _("You are out of the game.")
         part: dict[str, Any] = {
             "hand": list(hand),
             "best": cards.best_arrangement(hand).as_dict() if hand else None,
@@ -833,6 +899,11 @@ class DizzyDuoBattle(Engine):
             assert power == arranged == case["power"], f"{case['hand']}: expected {case['power']}, got {power}"
         else:
             super().check_vector(case)
+
+
+def _logged_words(words: Msg) -> dict[str, Any]:
+    """A log entry that says `words` (a Msg, a result's reason) for everyone, in each reader's language."""
+    return logged(words.template, **words.values)
 
 
 ENGINE = DizzyDuoBattle()
