@@ -39,7 +39,9 @@ GAME_WORDS = set(
     head heads body bodies tail tails dots stripes steal stole stolen give gave burn burned burning
     double doubles golden gold cycle showdown attempt attempts event events loaned stack stacks side
     pick picked grab grabs throw threw incomplete valid invalid chain choice left face down top
-    moved plays still standing
+    moved plays still standing plantings successful failed accepted accept exploded cancelled petals
+    full again undone named chosen selected only unselect remove add up hiding pointed thin five
+    four eight solid dashed outline outlined below claiming planter equal
     """.split()
 )
 SPOKEN_ATTRIBUTES = {"aria-label", "alt", "title", "placeholder", "aria-description"}
