@@ -220,3 +220,23 @@ def test_hard_attacks_with_the_measured_powers(turns: int, hand: list[str], powe
     move = bots.hard_bot(view, legal, random.Random(3))
     assert move in legal
     assert (move == {"type": "attack"}) == attacks
+
+
+@pytest.mark.parametrize(("lives", "searched"), [(20, False), (bots.ENDGAME_LIVES, True)])
+def test_hard_searches_with_its_budget_only_when_a_battle_may_end_the_game(
+    lives: int, searched: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    budgets = []
+
+    def recording(candidates: list, sample, score, rng: random.Random, budget_s: float, **kwargs) -> tuple:
+        budgets.append(budget_s)
+        return candidates[0], [0.0] * len(candidates), kwargs["min_rounds"]
+
+    monkeypatch.setattr(search, "flat_pimc", recording)
+    state = play_without_attacks(2, seed=9, until=7)
+    seat = state["current"]
+    state["lives"][1 - seat] = lives  # the bot reads lives from its view only
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    assert len(legal) > 1
+    assert bots.hard_bot(view, legal, random.Random(5), budget_s=0.25) in legal
+    assert budgets == ([0.25] if searched else [])
