@@ -41,7 +41,9 @@ GAME_WORDS = set(
     pick picked grab grabs throw threw incomplete valid invalid chain choice left face down top
     moved plays still standing plantings successful failed accepted accept exploded cancelled petals
     full again undone named chosen selected only unselect remove add up hiding pointed thin five
-    four eight solid dashed outline outlined below claiming planter equal
+    four eight solid dashed outline outlined below claiming planter equal diamonds held keeps fight
+    fights fought battle battles defender attacker lifeline table shuffled dealt began fewest needs
+    allowed must discarding turning identical same different colours patterns special
     """.split()
 )
 SPOKEN_ATTRIBUTES = {"aria-label", "alt", "title", "placeholder", "aria-description"}
