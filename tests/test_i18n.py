@@ -70,9 +70,11 @@ def visible_words(html: str) -> set[str]:
 # --- the catalogue -------------------------------------------------------------------------------------
 
 
-def test_the_site_and_solitaire_chess_have_their_catalogues():
+def test_the_site_and_every_game_have_their_catalogues():
+    from games.engines.registry import GAME_PACKAGES
+
     assert {"locale/nl/LC_MESSAGES/django.po", "locale/nl/LC_MESSAGES/djangojs.po"} <= set(CATALOGUES)
-    assert "solitaire_chess" in GAME_PACKAGES_WITH_WORDS
+    assert GAME_PACKAGES_WITH_WORDS == sorted(package.rsplit(".", 1)[1] for package in GAME_PACKAGES)
     assert [str(path) for path in settings.LOCALE_PATHS][0] == str(BASE / "locale")  # the site's words win
 
 
