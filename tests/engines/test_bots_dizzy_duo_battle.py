@@ -222,9 +222,11 @@ def test_hard_attacks_with_the_measured_powers(turns: int, hand: list[str], powe
     assert (move == {"type": "attack"}) == attacks
 
 
-@pytest.mark.parametrize(("lives", "searched"), [(20, False), (bots.ENDGAME_LIVES, True)])
-def test_hard_searches_with_its_budget_only_when_a_battle_may_end_the_game(
-    lives: int, searched: bool, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("players", "lives", "searched"), [(2, 20, False), (2, bots.ENDGAME_LIVES, True), (3, bots.ENDGAME_LIVES, False)]
+)
+def test_hard_searches_with_its_budget_only_when_a_battle_may_end_a_two_player_game(
+    players: int, lives: int, searched: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     budgets = []
 
@@ -233,9 +235,9 @@ def test_hard_searches_with_its_budget_only_when_a_battle_may_end_the_game(
         return candidates[0], [0.0] * len(candidates), kwargs["min_rounds"]
 
     monkeypatch.setattr(search, "flat_pimc", recording)
-    state = play_without_attacks(2, seed=9, until=7)
+    state = play_without_attacks(players, seed=9, until=3 * players + 1)
     seat = state["current"]
-    state["lives"][1 - seat] = lives  # the bot reads lives from its view only
+    state["lives"][(seat + 1) % players] = lives  # the bot reads lives from its view only
     view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
     assert len(legal) > 1
     assert bots.hard_bot(view, legal, random.Random(5), budget_s=0.25) in legal
