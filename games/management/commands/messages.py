@@ -119,19 +119,6 @@ def give_a_new_catalogue_its_header(po: Path) -> None:
 
 def fill_from_the_others(po: Path, others: list[Path]) -> None:
     """Untranslated entries of `po` take the translation another catalogue has for the same msgid."""
-    for other in others:
-        subprocess.run(
-            [
-                "msgmerge",
-                "--quiet",
-                "--no-wrap",
-                "--no-fuzzy-matching",
-                "--compendium",
-                str(other),
-                "--output-file",
-                str(po),
-                str(po),
-                str(po),
-            ],
-            check=True,
-        )
+    compendia = [option for other in others for option in ("--compendium", str(other))]
+    command = ["msgmerge", "--quiet", "--no-wrap", "--no-fuzzy-matching", *compendia]
+    subprocess.run([*command, "--output-file", str(po), str(po), str(po)], check=True)
