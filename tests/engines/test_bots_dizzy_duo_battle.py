@@ -202,9 +202,11 @@ ONE_LIZZY = [
 @pytest.mark.parametrize(
     ("turns", "hand", "power", "attacks"),
     [
-        (6, POWER_5, 5, False),  # the round's first chance: 5 loses lives on average against a chosen hand
-        (6, POWER_6, 6, True),
-        (7, POWER_4, 4, True),  # the other seat passed its chance up: its hand is likely weak
+        (6, POWER_6, 6, False),  # the round's first chance: a normal bot's chosen hand is as strong
+        (6, GOLDEN_DUO, 21, True),
+        (7, POWER_5, 5, True),  # the other seat passed its chance up: its hand is likely weak
+        (7, POWER_4, 4, False),
+        (9, POWER_4, 4, True),  # a turn later the power asked falls by one
         (7, ONE_LIZZY, 3, False),  # one Lizzy only: no attack allowed (DD-7)
     ],
 )
@@ -223,22 +225,40 @@ def test_hard_attacks_with_the_measured_powers(turns: int, hand: list[str], powe
 
 
 @pytest.mark.parametrize(
-    ("players", "lives", "searched"), [(2, 20, False), (2, bots.ENDGAME_LIVES, True), (3, bots.ENDGAME_LIVES, False)]
+    ("players", "lives", "hand", "searched"),
+    [
+        (2, 20, POWER_6, False),
+        (2, bots.ENDGAME_LIVES, POWER_6, True),
+        (2, bots.ENDGAME_LIVES, ONE_LIZZY, False),  # no attack to weigh (DD-7)
+        (3, bots.ENDGAME_LIVES, POWER_6, False),
+    ],
 )
-def test_hard_searches_with_its_budget_only_when_a_battle_may_end_a_two_player_game(
-    players: int, lives: int, searched: bool, monkeypatch: pytest.MonkeyPatch
+def test_hard_searches_whether_to_attack_only_when_a_battle_may_end_a_two_player_game(
+    players: int, lives: int, hand: list[str], searched: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    budgets = []
+    searches = []
 
     def recording(candidates: list, sample, score, rng: random.Random, budget_s: float, **kwargs) -> tuple:
-        budgets.append(budget_s)
+        searches.append((budget_s, candidates))
         return candidates[0], [0.0] * len(candidates), kwargs["min_rounds"]
 
     monkeypatch.setattr(search, "flat_pimc", recording)
     state = play_without_attacks(players, seed=9, until=3 * players + 1)
     seat = state["current"]
+    give(state, seat, hand)
     state["lives"][(seat + 1) % players] = lives  # the bot reads lives from its view only
     view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
     assert len(legal) > 1
     assert bots.hard_bot(view, legal, random.Random(5), budget_s=0.25) in legal
-    assert budgets == ([0.25] if searched else [])
+    assert [budget for budget, _ in searches] == ([0.25] if searched else [])
+    for _, candidates in searches:  # attacking or the heuristic's take, nothing else
+        assert sorted(m["type"] for m in candidates) == ["attack", "take"]
+
+
+def test_hard_values_potential_less_once_the_next_seat_may_attack() -> None:
+    early = play_without_attacks(2, seed=4, until=2)  # the seat to act has had 1 turn
+    assert bots.hard_weight(ENGINE.view(early, early["current"])) == bots.HARD_POTENTIAL_WEIGHT
+    # The second seat's 3rd turn: after it both have had 3 turns, so the first seat may attack next.
+    danger = play_without_attacks(2, seed=4, until=5)
+    assert bots.hard_weight(ENGINE.view(danger, danger["current"])) == bots.HARD_DANGER_WEIGHT
+    assert bots.HARD_DANGER_WEIGHT < bots.POTENTIAL_WEIGHT < bots.HARD_POTENTIAL_WEIGHT
