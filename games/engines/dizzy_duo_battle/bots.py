@@ -76,6 +76,11 @@ def best_discard(seven: list[str], pool: Counter[str], weight: float = POTENTIAL
     return card, value
 
 
+def best_attack_of(hand: list[str], attacks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The attack that keeps the most power: with the main-attack rule each discards a head card."""
+    return max(attacks, key=lambda m: hand_power(_without(hand, m["card"])) if "card" in m else 0)
+
+
 def choose_take(
     hand: list[str], open_card: str | None, pool: Counter[str], legal: list[dict[str, Any]], weight: float
 ) -> dict[str, Any]:
@@ -138,7 +143,7 @@ def normal_bot(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Ra
     # The discard decision; with the main-attack rule, attack moves discard a head card.
     discards = [m for m in legal if m["type"] == "discard"]
     if attacks:
-        best_attack = max(attacks, key=lambda m: hand_power(_without(hand, m["card"])))
+        best_attack = best_attack_of(hand, attacks)
         if not discards:  # a forced attack
             return best_attack
         if wants_attack(view, hand_power(_without(hand, best_attack["card"])), known, pool, rng):
@@ -239,7 +244,7 @@ def rollout_move(engine: Any, state: dict[str, Any], seat: int, me: int) -> dict
         return {"type": "take", "from": "blind"}
     attacks = [m for m in legal if m["type"] == "attack"]
     if attacks:
-        best = max(attacks, key=lambda m: hand_power(_without(hand, m["card"])))
+        best = best_attack_of(hand, attacks)
         if len(attacks) == len(legal) or hand_power(_without(hand, best["card"])) >= threshold:
             return best
     return {"type": "discard", "card": _best_keep(hand)[1]}
@@ -396,7 +401,7 @@ def hard_heuristic(view: dict[str, Any], legal: list[dict[str, Any]], rng: rando
         return choose_take(hand, view["open_top"], pool, legal, weight)
     # The discard decision; with the main-attack rule, attack moves discard a head card.
     if attacks:
-        best_attack = max(attacks, key=lambda m: hand_power(_without(hand, m["card"])))
+        best_attack = best_attack_of(hand, attacks)
         if len(attacks) == len(legal) or hand_power(_without(hand, best_attack["card"])) >= power:
             return best_attack
     card, _ = best_discard(hand, pool, weight)
@@ -447,4 +452,4 @@ def _alternatives(view: dict[str, Any], legal: list[dict[str, Any]], favourite: 
         return []
     if favourite["type"] == "attack":
         return [hard_heuristic(view, [m for m in legal if m["type"] != "attack"], random.Random(0))]
-    return [max(attacks, key=lambda m: hand_power(_without(view["hand"], m["card"])) if "card" in m else 0)]
+    return [best_attack_of(view["hand"], attacks)]
