@@ -212,13 +212,13 @@ def test_the_turn_sound_setting_reaches_a_live_board_only(alice, bob, carol, cli
     assert 'data-turn-sound="on"' not in client_for(bob).get(f"/matches/{live.pk}/").content.decode()
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
 def title_after_unread_count(page) -> str:
     """The tab's title without the inbox's "(2) " in front, which site.js adds whenever the bell loads."""
     return re.sub(r"^\(\d+\) ", "", page.title())
 
 
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_the_live_board_beeps_on_your_turn_and_shows_the_opponents_time_running_out(
     browser,  # noqa: F811
     live_server,
