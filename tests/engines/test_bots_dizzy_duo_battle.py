@@ -262,3 +262,10 @@ def test_hard_values_potential_less_once_the_next_seat_may_attack() -> None:
     danger = play_without_attacks(2, seed=4, until=5)
     assert bots.hard_weight(ENGINE.view(danger, danger["current"])) == bots.HARD_DANGER_WEIGHT
     assert bots.HARD_DANGER_WEIGHT < bots.POTENTIAL_WEIGHT < bots.HARD_POTENTIAL_WEIGHT
+
+
+def test_hard_values_potential_less_at_a_table_of_three() -> None:
+    early = play_without_attacks(3, seed=4, until=2)
+    assert bots.hard_weight(ENGINE.view(early, early["current"])) == 1.2
+    four = play_without_attacks(4, seed=4, until=2)
+    assert bots.hard_weight(ENGINE.view(four, four["current"])) == bots.HARD_POTENTIAL_WEIGHT

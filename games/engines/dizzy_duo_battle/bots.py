@@ -190,6 +190,10 @@ HARD_ATTACK_STEP = {2: 1}
 # (1.5, 0.5) 70%, (1.5, 0) 65%, (1.2, 0.3) 66%, (1.8, 0.3) 62%; 2.5 before the danger 32%.
 HARD_POTENTIAL_WEIGHT = 1.5
 HARD_DANGER_WEIGHT = 0.4
+# At 3 seats less potential did better before the danger (2026-11-25, one hard among normal bots,
+# seats rotated, 400 games a seed set): 1.2 won 51.0% and 52.2% where 1.5 won 48.5% and 47.5% on
+# the same deals; 1.0 50.2%, 0.7 44.3% (first set only).
+HARD_POTENTIAL_WEIGHT_BY_PLAYERS = {3: 1.2}
 # The search runs only when someone still in has this many lives or fewer: a battle this round
 # may then end the game, which the attack rule above does not weigh.
 ENDGAME_LIVES = 10
@@ -214,13 +218,14 @@ def hard_attack_power(players_in: int, first_chance: bool, turns: int = 3) -> in
 
 def hard_weight(view: dict[str, Any]) -> float:
     """The potential's weight for this turn: HARD_DANGER_WEIGHT when, after it, every seat still in
-    will have had the 3 turns that open attacks (DD-7), so that the next seat may attack."""
+    will have had the 3 turns that open attacks (DD-7), so that the next seat may attack; else the
+    weight for the number of players still in."""
     me = view["seat"]
     live = [seat for seat in range(view["players"]) if not view["out"][seat]]
     turns_after = [view["turns"][seat] + (seat == me) for seat in live]
     if min(turns_after) >= view["turns_before_attack"]:
         return HARD_DANGER_WEIGHT
-    return HARD_POTENTIAL_WEIGHT
+    return HARD_POTENTIAL_WEIGHT_BY_PLAYERS.get(len(live), HARD_POTENTIAL_WEIGHT)
 
 
 def _rollout_power(seat: int, me: int, players_in: int) -> int:
