@@ -51,6 +51,11 @@ def fight_score(mine: int, theirs: int) -> int:
     return mine + theirs if mine > theirs else -(mine + theirs)
 
 
+def danger_discard(view: dict[str, Any]) -> bool:
+    """The hard bot's discard on the turn before another seat may attack (bots.hard_weight)."""
+    return view["phase"] == "discard" and bots.hard_weight(view) == bots.HARD_DANGER_WEIGHT
+
+
 def _without_attacks(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [m for m in legal if m["type"] != "attack"] or legal
 
@@ -82,7 +87,7 @@ def informed_move(
             return informed_take(view, legal, blind_top)
         return bots.hard_heuristic(view, _without_attacks(legal), rng)
     move = bots.hard_heuristic(view, legal, rng)
-    if move["type"] != "discard" or bots.hard_weight(view) != bots.HARD_DANGER_WEIGHT:
+    if move["type"] != "discard" or not danger_discard(view):
         return move
     pool = Counter(unseen(view, known_held(view)))
 
@@ -112,7 +117,7 @@ def play(task: tuple[str, int, int, int]) -> dict[str, Any]:
             move = bots.normal_bot(view, legal, rngs[seat])
         elif form == "hard":
             move = bots.hard_bot(view, legal, rngs[seat])
-            if players == 2 and view["phase"] == "discard" and bots.hard_weight(view) == bots.HARD_DANGER_WEIGHT:
+            if players == 2 and danger_discard(view):
                 other = 1 - seat
                 pairs.append((hand_power(state["hands"][other]), expected_power(view, other, rngs[seat])))
         elif form == "heuristic":

@@ -28,8 +28,7 @@ def danger_discards(games: int) -> list[tuple[dict, list, list[int]]]:
         while ENGINE.to_act(state):
             seat = ENGINE.to_act(state)[0]
             view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
-            danger = view["phase"] == "discard" and bots.hard_weight(view) == bots.HARD_DANGER_WEIGHT
-            if seat == 0 and danger:
+            if seat == 0 and ddb_ceiling.danger_discard(view):
                 found.append((view, legal, [hand_power(state["hands"][1])]))
             state, _ = ENGINE.apply(state, seat, bots.normal_bot(view, legal, rng))
     return found
