@@ -183,7 +183,8 @@ def test_the_extra_time_is_the_seeds_minute_on_its_own_clock_and_the_same_share_
 def test_no_your_turn_email_nor_reminder_in_a_live_match(alice, bob, carol, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         live = start(alice, bob)
-        slow = start(alice, carol, preset="daily")
+        # carol (who starts it by joining) moves first: alice's only turn email is the one after her move
+        slow = start(alice, carol, preset="daily", options={"advantage": "1"})
     assert to_act(live).remind_at is None and to_act(slow).remind_at is not None
     for match in (live, slow):
         mover = to_act(match)

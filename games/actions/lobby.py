@@ -74,7 +74,7 @@ def create_match(
         for row in seat_rows:
             if row.user_id and not row.accepted:
                 notify(match, row.user, Kind.INVITED, 0)
-        _start_if_full(match)
+        _start_if_full(match, user)
     return match
 
 
@@ -156,7 +156,7 @@ def do_join(match_id: int, user: User) -> Match:
         seat.accepted = True
         seat.save(update_fields=["user", "accepted"])
         save_board_change(match, [])
-        _start_if_full(match)
+        _start_if_full(match, user)
         return match
 
 
@@ -226,12 +226,12 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         if seat.user_id:
             notify(match, seat.user, Kind.INVITED, match.revision)
         save_board_change(match, [])
-        _start_if_full(match)
+        _start_if_full(match, user)
         return match
 
 
-def _start_if_full(match: Match) -> None:
-    """Start the match once every seat is taken. Called with the match row locked."""
+def _start_if_full(match: Match, starter: User) -> None:
+    """Start the match once every seat is taken (by `starter`'s request). Called with the row locked."""
     seats = list(match.seats.all())
     if not all(seat.is_filled for seat in seats):
         return
@@ -242,4 +242,4 @@ def _start_if_full(match: Match) -> None:
     match.version = 0
     match.status = Match.Status.ACTIVE
     match.started = timezone.now()
-    after_state_change(match, engine)
+    after_state_change(match, engine, starter_id=starter.pk)

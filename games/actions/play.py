@@ -136,10 +136,12 @@ def after_state_change(
     mover_new_turn: bool = False,
     mover_by_bot: bool = False,
     mover_extra_seconds: int = 0,
+    starter_id: int | None = None,
 ) -> None:
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
-    Called with the match row locked, after every change of state."""
+    Called with the match row locked, after every change of state; at the start (version 0)
+    `starter_id` is the user whose request started it (default: the creator)."""
     to_act = set(engine.to_act(match.state))
     result = engine.result(match.state)
     now = timezone.now()
@@ -177,15 +179,25 @@ def after_state_change(
             if seat.user_id and not seat.is_bot:
                 notify(match, seat.user, Kind.FINISHED, match.version)
     elif match.version == 0:
-        for seat in seats:
-            if seat.user_id and not seat.is_bot and seat.user_id != match.created_by_id:
-                notify(match, seat.user, Kind.STARTED, 0)
+        _notify_start(match, seats, newly_to_act, match.created_by_id if starter_id is None else starter_id)
     for seat in newly_to_act:  # the mover keeping the turn is at the board: no email; nor in a live match
         if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
             if not clock.is_live(match.turn_seconds):
                 notify(match, seat.user, Kind.YOUR_TURN, match.version)
     if any(seat.is_bot for seat in seats if seat.to_act):
         queue_bot_moves(match)
+
+
+def _notify_start(match: Match, seats: list[Seat], to_move: list[Seat], starter_id: int) -> None:
+    """At the start each player hears once: "your turn" for whoever is to move (not in a live match),
+    "started" for the others. The creator who started it (the last seat filled by their own request)
+    is at the board and hears nothing; a player who joined last hears "started", as before."""
+    live = clock.is_live(match.turn_seconds)
+    for seat in seats:
+        if not seat.user_id or seat.is_bot or seat.user_id == starter_id == match.created_by_id:
+            continue
+        their_turn = seat in to_move and not live and seat.user_id != starter_id
+        notify(match, seat.user, Kind.YOUR_TURN if their_turn else Kind.STARTED, 0)
 
 
 def _seats_with_users(match: Match) -> list[Seat]:
