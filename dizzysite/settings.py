@@ -239,6 +239,13 @@ VAPID_DEV_KEY_FILE = str(VAR_DIR / "vapid_private.pem") if DEBUG else ""
 # The worker posts to the endpoint a browser gives: only https push services on the internet, unless
 # this allows http on the loopback address (make run and the tests' own push service).
 PUSH_ALLOW_LOCAL_ENDPOINTS = env_bool("PUSH_ALLOW_LOCAL_ENDPOINTS", DEBUG)
+# The browsers' push services (issue 29): Chrome (and Opera, Samsung Internet), Firefox, Edge, Safari.
+# An endpoint elsewhere is refused when a browser subscribes and again when the worker sends, and
+# so is a name that resolves into our own network ("*.name": any name under it).
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    ["fcm.googleapis.com", "updates.push.services.mozilla.com", "*.notify.windows.com", "web.push.apple.com"],
+)
 
 # Security: strict in production, and `manage.py check --deploy` stays quiet.
 SESSION_COOKIE_SECURE = not DEBUG

@@ -6,9 +6,11 @@ import base64
 import binascii
 import ipaddress
 import re
+import socket
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import pgettext
 
 BROWSERS = [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari")]
 SYSTEMS = [
@@ -20,6 +22,7 @@ SYSTEMS = [
     ("CrOS", "ChromeOS"),
     ("Linux", "Linux"),
 ]
+A_BROWSER = "A browser"  # a browser the User-Agent does not name
 KEY = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
 
 
@@ -28,10 +31,21 @@ class BadSubscription(ValueError):
 
 
 def device_label(user_agent: str) -> str:
-    """ "Firefox on Android": enough to tell one's devices apart, and nothing more of the header."""
-    browser = next((name for mark, name in BROWSERS if mark in user_agent), "A browser")
+    """ "Firefox on Android": enough to tell one's devices apart, and nothing more of the header.
+    Kept in English; `display_label` says it in the reader's language."""
+    browser = next((name for mark, name in BROWSERS if mark in user_agent), A_BROWSER)
     system = next((name for mark, name in SYSTEMS if mark in user_agent), "")
     return f"{browser} on {system}" if system else browser
+
+
+def display_label(label: str) -> str:
+    """A kept label in the active language: "Safari op iPhone", "Een browser"."""
+    browser, _, system = label.partition(" on ")
+    if browser == A_BROWSER:
+        browser = pgettext("a device", A_BROWSER)
+    if not system:
+        return browser
+    return pgettext("a device", "{browser} on {system}").format(browser=browser, system=system)
 
 
 def clean_subscription(data: object) -> tuple[str, str, str]:
@@ -48,18 +62,68 @@ def clean_subscription(data: object) -> tuple[str, str, str]:
 
 
 def _allowed_endpoint(endpoint: str) -> bool:
-    """The worker posts to this address, so it must be a push service on the internet: https, a host
-    name, not an address in our own network. With PUSH_ALLOW_LOCAL_ENDPOINTS (on with DEBUG: make run,
-    the tests' own push service) http on the loopback address is allowed too."""
-    parts = urlsplit(endpoint)
-    host = parts.hostname or ""
+    """The worker posts to this address, so it must be one of the browsers' push services
+    (settings.PUSH_SERVICE_HOSTS), over https on the standard port. With PUSH_ALLOW_LOCAL_ENDPOINTS
+    (on with DEBUG: make run, the tests' own push service) http on the loopback address is allowed too."""
     try:
-        address = ipaddress.ip_address(host)
+        parts = urlsplit(endpoint)
+        port = parts.port
     except ValueError:
-        address = None
-    if settings.PUSH_ALLOW_LOCAL_ENDPOINTS and address and address.is_loopback:
+        return False
+    host = (parts.hostname or "").rstrip(".").lower()
+    if settings.PUSH_ALLOW_LOCAL_ENDPOINTS and _loopback_literal(host):
         return parts.scheme in ("http", "https")
-    return parts.scheme == "https" and address is None and host not in ("", "localhost") and "." in host
+    return parts.scheme == "https" and port in (None, 443) and push_service_host(host)
+
+
+def push_service_host(host: str) -> bool:
+    """Whether `host` is a push service of settings.PUSH_SERVICE_HOSTS ("*.name": any name under it)."""
+    for allowed in settings.PUSH_SERVICE_HOSTS:
+        allowed = allowed.lower()
+        if allowed.startswith("*."):
+            if host.endswith(allowed[1:]) and len(host) > len(allowed) - 1:
+                return True
+        elif host == allowed:
+            return True
+    return False
+
+
+def _loopback_literal(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def refusal_at_send(endpoint: str) -> str:
+    """Why the worker must not post to this endpoint now (empty: post). Checked again when sending:
+    the settings may have changed since the device subscribed, and a name may now resolve into our own
+    network (loopback, private, link-local, reserved), which is refused unless local endpoints are allowed.
+    Raises OSError when the name does not resolve (worth trying again)."""
+    if not _allowed_endpoint(endpoint):
+        return "the endpoint is not one of the push services allowed"
+    parts = urlsplit(endpoint)
+    host = (parts.hostname or "").rstrip(".")
+    if settings.PUSH_ALLOW_LOCAL_ENDPOINTS and _loopback_literal(host):
+        return ""
+    for *_, address in socket.getaddrinfo(host, parts.port or 443, proto=socket.IPPROTO_TCP):
+        if _internal(ipaddress.ip_address(address[0].split("%")[0])):
+            return f"the push service's name resolves to an address in our own network ({address[0]})"
+    return ""
+
+
+def _internal(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    mapped = getattr(address, "ipv4_mapped", None)
+    address = mapped or address
+    return (
+        address.is_private
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_reserved
+        or address.is_multicast
+        or address.is_unspecified
+        or not address.is_global
+    )
 
 
 def _key_length(value: object) -> int:

@@ -24,6 +24,13 @@ class PushSubscription(models.Model):
     def __str__(self) -> str:
         return f"{self.label} of {self.user}"
 
+    @property
+    def name(self) -> str:
+        """The label in the reader's language ("Safari op iPhone")."""
+        from push.devices import display_label
+
+        return display_label(self.label)
+
     def info(self) -> dict:
         """What pywebpush needs to reach this device."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -35,12 +35,12 @@ def _payload(row: Notification) -> dict:
     context = email_context(row)  # the same facts the email may tell, worked out by the same code
     lines = []
     if context["others"]:
-        lines.append(gettext("Against {names}.").format(names=", ".join(context["others"])))
+        lines.append(gettext("Against {names}.").format(names=join_names(context["others"])))
     if row.kind == Kind.INVITED:
         invites = gettext("{name} invites you to a match of {game}.")
         lines = [invites.format(name=context["invited_by"], game=context["game_name"])]
-    if row.kind == Kind.FINISHED and context["end_reason"]:
-        lines.append(context["end_reason"])
+    if row.kind == Kind.FINISHED and row.match.is_over:
+        lines = _finished_lines(result_sentence(row.match, row.recipient_id), context["end_reason"].strip())
     if row.kind in (Kind.YOUR_TURN, Kind.REMINDER) and context["deadline"]:
         lines.append(gettext("Move by {when}.").format(when=_in_zone(context["deadline"], row.recipient.time_zone)))
     # A tap opens the inbox entry, which marks it read and goes on to the board.
@@ -49,8 +49,74 @@ def _payload(row: Notification) -> dict:
         "title": gettext(TITLES[Kind(row.kind)]).format(match_name=context["match_name"]),
         "body": " ".join(lines),
         "url": url,
-        "tag": f"match-{row.match_id}",
+        "tag": topic(row),
     }
+
+
+def topic(row: Notification) -> str:
+    """The push's Topic (RFC 8030 5.4) and the service worker's tag: one per match, so that a device
+    that was offline gets, and shows, only the latest push about each match. At most 32 characters
+    of the URL-safe base64 alphabet."""
+    return f"match-{row.match_id}"
+
+
+def result_sentence(match, recipient_id: int) -> str:
+    """Who won, told to one player once the match is over (ALL-3: then the result is public):
+    "bob won against you.", "You won against bob.", "carol won; you were 2nd."."""
+    result = match.result or {}
+    seats = list(match.seats.select_related("user"))
+    winners = set(result.get("winners") or [])
+    if not seats or result.get("draw") or not winners:
+        return gettext("A draw.") if result else ""
+    mine = next((seat for seat in seats if seat.user_id == recipient_id), None)
+    won = [seat.public_name for seat in seats if seat.number in winners and seat is not mine]
+    lost = [seat.public_name for seat in seats if seat.number not in winners and seat is not mine]
+    if mine is not None and mine.number in winners:
+        if won:
+            return gettext("You and {partners} won against {losers}.").format(
+                partners=join_names(won), losers=join_names(lost)
+            )
+        return gettext("You won against {losers}.").format(losers=join_names(lost))
+    place = _place(result, seats, mine) if len(winners) == 1 and len(seats) > 2 else None
+    if place is not None:
+        return gettext("{winners} won; you were {place}.").format(winners=join_names(won), place=place)
+    return gettext("{winners} won against you.").format(winners=join_names(won))
+
+
+ORDINALS = {
+    2: gettext_noop("2nd"),
+    3: gettext_noop("3rd"),
+    4: gettext_noop("4th"),
+    5: gettext_noop("5th"),
+    6: gettext_noop("6th"),
+    7: gettext_noop("7th"),
+    8: gettext_noop("8th"),
+}
+
+
+def _place(result: dict, seats: list, mine) -> str | None:
+    """The recipient's place by the scores (more is better), when the scores rank the winner first."""
+    scores = result.get("scores") or []
+    if mine is None or len(scores) != len(seats) or not all(isinstance(x, int | float) for x in scores):
+        return None
+    if max(scores) != scores[next(iter(result["winners"]))]:
+        return None
+    place = 1 + sum(1 for score in scores if score > scores[mine.number])
+    return gettext(ORDINALS[place]) if place in ORDINALS else None
+
+
+def join_names(names: list[str]) -> str:
+    """ "bob", "bob and carol", "bob, carol and dave" in the active language."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def _finished_lines(sentence: str, reason: str) -> list[str]:
+    """Who won, then how: a sentence of the engine's after it, a short reason ("out of lives") inside."""
+    if reason and sentence and not reason.endswith((".", "!", "?")):
+        return [f"{sentence[:-1]} ({reason})."]
+    return [line for line in (sentence, reason) if line]
 
 
 def _in_zone(moment, zone_name: str) -> str:

@@ -17,6 +17,7 @@ from pywebpush import WebPushException, webpush
 
 from games.presence import is_watching
 from notifications.tasks import _skip_reason as turn_skip_reason
+from push.devices import refusal_at_send
 from push.keys import vapid_keys
 from push.models import PushDelivery, PushSubscription
 from push.payloads import push_payload
@@ -73,16 +74,24 @@ def deliver(delivery: PushDelivery) -> Outcome:
     keys = vapid_keys()
     if keys is None:
         return Outcome(error="push is switched off (no VAPID keys)")
-    data = json.dumps(push_payload(delivery.notification), ensure_ascii=False)
+    try:
+        refusal = refusal_at_send(delivery.subscription.endpoint)
+    except OSError as error:  # the name did not resolve: perhaps a passing DNS failure
+        return Outcome(error=f"{type(error).__name__}: {error}", again=True)
+    if refusal:
+        return Outcome(error=refusal)
+    payload = push_payload(delivery.notification)
+    urgent = delivery.notification.kind in ("your_turn", "reminder")
     try:
         webpush(
             delivery.subscription.info(),
-            data=data,
+            data=json.dumps(payload, ensure_ascii=False),
             vapid_private_key=keys.vapid,
             vapid_claims={"sub": keys.subject},  # a fresh dict: webpush writes aud and exp into it
             ttl=TIME_TO_LIVE,
             timeout=HTTP_TIMEOUT,
-            headers={"Urgency": "high" if delivery.notification.kind in ("your_turn", "reminder") else "normal"},
+            # Topic: the push service keeps only the latest push per match for a device that is offline.
+            headers={"Urgency": "high" if urgent else "normal", "Topic": payload["tag"]},
         )
     except WebPushException as error:
         status = error.response.status_code if error.response is not None else None

@@ -6,10 +6,11 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
@@ -39,10 +40,27 @@ def subscribe(request: HttpRequest) -> JsonResponse:
     except (ValueError, BadSubscription) as error:
         return JsonResponse({"detail": str(error) if isinstance(error, BadSubscription) else "not JSON"}, status=400)
     label = device_label(request.headers.get("User-Agent", ""))
-    device, created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": request.user, "p256dh": p256dh, "auth": auth, "label": label}
+    # An endpoint another account holds is refused, never moved: only that account (its session on
+    # the settings page) can remove it; then this account may register it.
+    if PushSubscription.objects.filter(endpoint=endpoint).exclude(user=request.user).exists():
+        return JsonResponse({"detail": held_elsewhere()}, status=409)
+    try:
+        with transaction.atomic():
+            device, created = PushSubscription.objects.update_or_create(
+                endpoint=endpoint,
+                user=request.user,
+                defaults={"p256dh": p256dh, "auth": auth, "label": label},
+            )
+    except IntegrityError:  # another account registered it meanwhile
+        return JsonResponse({"detail": held_elsewhere()}, status=409)
+    return JsonResponse({"id": device.pk, "label": device.name}, status=201 if created else 200)
+
+
+def held_elsewhere() -> str:
+    return gettext(
+        "This device already gets notifications for another account. Sign in to that account and remove "
+        "the device in its settings first."
     )
-    return JsonResponse({"id": device.pk, "label": device.label}, status=201 if created else 200)
 
 
 @require_POST
@@ -50,7 +68,7 @@ def subscribe(request: HttpRequest) -> JsonResponse:
 def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
     device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
     device.delete()
-    messages.success(request, gettext("%(device)s gets no more notifications.") % {"device": device.label})
+    messages.success(request, gettext("%(device)s gets no more notifications.") % {"device": device.name})
     return redirect("profile")
 
 
@@ -81,7 +99,7 @@ def bell(request: HttpRequest) -> HttpResponse:
     return render(request, "push/_bell.html", {"count": count})
 
 
-@cache_control(max_age=3600)
+@cache_control(max_age=3600)  # in the reader's language: LocaleMiddleware adds Vary: Accept-Language
 def manifest(request: HttpRequest) -> HttpResponse:
     """The web app manifest: what a phone needs to install the site on its home screen."""
     icons = [
@@ -94,7 +112,8 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "id": "/",
         "name": "Dizzysite",
         "short_name": "Dizzysite",
-        "description": "Tabletop games played by turns over days, against friends or bots.",
+        "lang": translation.get_language(),
+        "description": gettext("Tabletop games played by turns over days, against friends or bots."),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

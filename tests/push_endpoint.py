@@ -96,3 +96,13 @@ class PushEndpoint:
     def __exit__(self, *exc) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def device_for(user, endpoint: PushEndpoint, name: str):
+    """A device of `user` subscribed at `endpoint` (a PushSubscription row, as the view would save it)."""
+    from push.models import PushSubscription
+
+    url, keys = endpoint.new_device(name)
+    return PushSubscription.objects.create(
+        user=user, endpoint=url, p256dh=keys.p256dh, auth=b64url(keys.auth), label="Test browser"
+    )

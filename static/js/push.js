@@ -62,7 +62,11 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
       body: JSON.stringify(subscription.toJSON ? subscription.toJSON() : subscription),
     });
-    if (!saved.ok) throw new Error(gettext("The site could not save this device."));
+    if (!saved.ok) {
+      // 409: another account holds this device; the site says so in the page's language.
+      const detail = saved.status === 409 ? (await saved.json().catch(() => ({}))).detail : "";
+      throw new Error(detail || gettext("The site could not save this device."));
+    }
   }
 
   // The settings page: a button to turn notifications on for this device.

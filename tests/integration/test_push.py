@@ -84,3 +84,36 @@ def test_a_move_pushes_once_to_the_other_player_and_a_gone_device_is_deleted(
         wait_for(lambda: endpoint.to(devices[mover.pk].endpoint), 30, what="the push to the gone device")
         wait_for(lambda: not PushSubscription.objects.filter(pk=devices[mover.pk].pk).exists(), 10, what="its deletion")
         assert PushSubscription.objects.filter(pk=devices[other.pk].pk).exists()
+
+
+def test_a_real_worker_sends_the_topic_and_refuses_a_name_inside_our_network(
+    alice, bob, publish_to_redis, start_worker, monkeypatch, settings
+):
+    """Issue 29: every push carries its match's Topic; a push service's name that resolves to this
+    machine (here "localhost", let through the list for the test) is refused by the worker, unsent."""
+    from notifications.service import notify
+    from push.models import PushDelivery
+
+    monkeypatch.setenv("PUSH_SERVICE_HOSTS", "localhost")  # the worker's settings
+    settings.PUSH_SERVICE_HOSTS = ["localhost"]  # the subscribing view's
+    with PushEndpoint() as endpoint:
+        start_worker("w1")
+        match = start_match(alice, [bob])
+        local = subscribe(alice, endpoint, "alice")  # the tests' push service on 127.0.0.1: allowed for tests
+        c = Client()
+        c.force_login(bob)
+        _, keys = endpoint.new_device("bob")
+        body = {"endpoint": "https://localhost/push/bob", "keys": {"p256dh": keys.p256dh, "auth": b64url(keys.auth)}}
+        assert c.post("/push/subscriptions/", json.dumps(body), content_type="application/json").status_code == 201
+        notify(match, alice, Kind.INVITED, 70)  # autocommit: the tasks go to the worker at once
+        notify(match, bob, Kind.INVITED, 70)
+
+        [push] = wait_for(lambda: endpoint.to(local.endpoint), 30, what="the push to alice")
+        assert push["headers"]["topic"] == f"match-{match.pk}" and push["payload"]["tag"] == f"match-{match.pk}"
+        refused = wait_for(
+            lambda: PushDelivery.objects.filter(subscription__user=bob, status=PushDelivery.Status.FAILED).first(),
+            30,
+            what="the refusal of bob's endpoint",
+        )
+        assert "resolves to an address in our own network" in refused.error and refused.attempts == 1
+        assert len(endpoint.received) == 1
