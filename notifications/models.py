@@ -14,6 +14,9 @@ class Kind(models.TextChoices):
     STARTED = "started", _("A match has started")
     FINISHED = "finished", _("A match has finished")
     HANDED_TO_BOT = "handed_to_bot", _("Your seat was handed to a bot")
+    # One row per match and reader while unread, however many messages follow (issue 29); `turn`
+    # holds the id of the first chat message it tells of.
+    CHAT = "chat", _("New messages in a match's chat")
 
 
 # What a player may choose per kind; the reminder is always sent (it is the last warning).
@@ -55,6 +58,8 @@ class Notification(models.Model):
     in_digest = models.BooleanField(default=False, help_text="goes out in the daily digest, not on its own")
     # The site's inbox (push/): every row is listed there, whatever the channels; read once opened.
     read_at = models.DateTimeField(null=True, blank=True)
+    # Deleted from the inbox by its reader (issue 29): kept, so that a repeated task cannot write it again.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -69,3 +74,19 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} to {self.recipient} (match {self.match_id}, turn {self.turn})"
+
+
+class MatchMute(models.Model):
+    """A player who muted a match gets no notification about it at all (no inbox row, email or push),
+    until they unmute it (issue 29)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="muted_matches")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="one_mute_per_match_and_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} muted match {self.match_id}"

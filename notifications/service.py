@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from notifications.models import Notification, preference
+from notifications.models import MatchMute, Notification, preference
 
 
 def notify(match, recipient, kind: str, turn: int) -> Notification | None:
     """One notification about `match` at version `turn`: a row in the player's inbox, an email unless
     they do not want this kind by email (`status` says so), a push to each of their devices unless
-    they do not want it by push (push/).
+    they do not want it by push (push/). Nothing for a player who muted the match.
 
     Safe to call twice: the unique (recipient, match, turn, kind) row makes the second a no-op."""
     if recipient is None or not recipient.is_active:
         return None
+    if MatchMute.objects.filter(user=recipient, match=match).exists():
+        return None  # muted: nothing at all about this match
     choice = preference(recipient, kind) if recipient.email else "never"
     status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
         choice, Notification.Status.SKIPPED

@@ -44,11 +44,34 @@ def email_context(row: Notification) -> dict:
         "end_reason": match.end_reason_text(names),
         "deadline": mine.deadline if mine else None,
         "invited_by": match.created_by.public_name,
+        **(_chat_context(row) if row.kind == Kind.CHAT else {}),
     }
+
+
+def _chat_context(row: Notification) -> dict:
+    from notifications.chat import unread_chat
+
+    authors, count = unread_chat(row)
+    return {"chat_authors": authors, "chat_count": count}
+
+
+@shared_task
+def notify_chat(message_id: int) -> int:
+    """Queued by moderation's post_chat once a message is committed: the inbox entries (and so the
+    emails and pushes) it makes, batched per match and reader (notifications/chat.py)."""
+    from notifications.chat import write_chat_notifications
+
+    return write_chat_notifications(message_id)
 
 
 def _skip_reason(row: Notification) -> str:
     """Why a waiting email should no longer go out (empty: send it)."""
+    if row.kind == Kind.CHAT:
+        if row.read_at is not None or row.deleted_at is not None:
+            return "read already"
+        if is_watching(row.match_id, row.recipient_id):
+            return "the player was looking at the board"
+        return ""
     if row.kind not in (Kind.YOUR_TURN, Kind.REMINDER):
         return ""
     seat = row.match.seats.filter(user=row.recipient).first()

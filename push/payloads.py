@@ -8,7 +8,7 @@ import zoneinfo
 
 from django.urls import reverse
 from django.utils import dateformat, timezone, translation
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from notifications.emails import absolute, recipient_language
 from notifications.models import Kind, Notification
@@ -21,6 +21,7 @@ TITLES = {
     Kind.STARTED: gettext_noop("{match_name} has started"),
     Kind.FINISHED: gettext_noop("{match_name} is over"),
     Kind.HANDED_TO_BOT: gettext_noop("Your seat in {match_name} went to a bot"),
+    Kind.CHAT: gettext_noop("Chat in {match_name}"),
 }
 
 
@@ -43,14 +44,32 @@ def _payload(row: Notification) -> dict:
         lines = _finished_lines(result_sentence(row.match, row.recipient_id), context["end_reason"].strip())
     if row.kind in (Kind.YOUR_TURN, Kind.REMINDER) and context["deadline"]:
         lines.append(gettext("Move by {when}.").format(when=_in_zone(context["deadline"], row.recipient.time_zone)))
-    # A tap opens the inbox entry, which marks it read and goes on to the board.
-    url = absolute(reverse("inbox_open", args=[row.pk])) if row.pk else context["board_url"]
-    return {
+    if row.kind == Kind.CHAT:
+        lines = [chat_line(row)]
+    payload = {
         "title": gettext(TITLES[Kind(row.kind)]).format(match_name=context["match_name"]),
-        "body": " ".join(lines),
-        "url": url,
+        "body": " ".join(line for line in lines if line),
+        "url": context["board_url"],
         "tag": topic(row),
     }
+    if row.pk:  # a tap opens the board; the service worker posts here to mark the entry read
+        from push.views import seen_token
+
+        payload["read"] = absolute(reverse("inbox_seen", args=[seen_token(row.pk)]))
+    return payload
+
+
+def chat_line(row: Notification) -> str:
+    """ "bob wrote 3 messages.": who wrote since the entry was made, never their words (a message a
+    moderator hides later must not stay on a lock screen), nor anyone the reader blocks."""
+    from notifications.chat import unread_chat
+
+    authors, count = unread_chat(row)
+    if not count:
+        return ""
+    return ngettext("{names} wrote a message.", "{names} wrote {count} messages.", count).format(
+        names=join_names(authors), count=count
+    )
 
 
 def topic(row: Notification) -> str:

@@ -13,6 +13,7 @@ PUSH_DEFAULTS = {
     Kind.STARTED: False,
     Kind.FINISHED: True,
     Kind.HANDED_TO_BOT: True,
+    Kind.CHAT: True,
 }
 
 

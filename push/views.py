@@ -6,21 +6,29 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.core.exceptions import BadRequest
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.db.models import Max, Value
+from django.db.models.functions import Coalesce
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from notifications.models import Notification
+from games.models import Match
+from notifications.models import MatchMute, Notification
 from push.devices import BadSubscription, clean_subscription, device_label
 from push.keys import vapid_keys
 from push.models import PushSubscription
 
 INBOX_SIZE = 50
+SEEN_SALT = "push.inbox.seen"
 
 
 def vapid_key(request: HttpRequest) -> JsonResponse:
@@ -72,23 +80,147 @@ def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
     return redirect("profile")
 
 
+def inbox_page(request: HttpRequest) -> int | None:
+    """The `before` of a keyset page (rows older than that id), from the query or a form; None: the newest."""
+    raw = request.POST.get("before") if request.method == "POST" else request.GET.get("before")
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise BadRequest("before: an inbox entry's number")
+    return int(raw)
+
+
 @login_required
 def inbox(request: HttpRequest) -> HttpResponse:
-    """The latest notifications, newest first; those unread until now are marked new, and read."""
-    rows = list(Notification.objects.filter(recipient=request.user).select_related("match")[:INBOX_SIZE])
-    unread = [row.pk for row in rows if row.read_at is None]
-    if unread:
-        Notification.objects.filter(pk__in=unread).update(read_at=timezone.now())
-    return render(request, "push/inbox.html", {"rows": rows, "unread": set(unread)})
+    """The player's notifications, newest first, INBOX_SIZE a page (keyset: ?before=<id>). Showing
+    them changes nothing (a prefetch or a mail scanner would too): reading is a POST."""
+    try:
+        before = inbox_page(request)
+    except BadRequest as error:
+        return HttpResponseBadRequest(str(error))
+    rows = Notification.objects.filter(recipient=request.user, deleted_at__isnull=True).select_related("match")
+    if before is not None:
+        rows = rows.filter(pk__lt=before)
+    page = list(rows.order_by("-pk")[: INBOX_SIZE + 1])
+    rows, older = page[:INBOX_SIZE], len(page) > INBOX_SIZE
+    unread = Notification.objects.filter(recipient=request.user, read_at__isnull=True).count()
+    muted = list(MatchMute.objects.filter(user=request.user).select_related("match"))
+    context = {
+        "rows": rows,
+        "before": before,
+        "older": rows[-1].pk if older else None,
+        "unread": unread,
+        "newest": Notification.objects.filter(recipient=request.user).aggregate(newest=Max("pk"))["newest"],
+        "muted": muted,
+        "muted_ids": {mute.match_id for mute in muted},
+    }
+    return render(request, "push/inbox.html", context)
+
+
+def back_to_inbox(request: HttpRequest) -> HttpResponse:
+    """After a form: the same page of the inbox."""
+    try:
+        before = inbox_page(request)
+    except BadRequest:
+        before = None
+    return redirect(reverse("inbox") + (f"?before={before}" if before is not None else ""))
 
 
 @login_required
 def inbox_open(request: HttpRequest, notification_id: int) -> HttpResponse:
-    """A tapped push or an inbox link: mark it read and go to its match."""
+    """The address older pushes carry: to the match, changing nothing (a GET; reading is a POST)."""
     row = get_object_or_404(Notification.objects.select_related("match"), pk=notification_id, recipient=request.user)
-    if row.read_at is None:
-        Notification.objects.filter(pk=row.pk).update(read_at=timezone.now())
     return redirect(row.match.get_absolute_url())
+
+
+@require_POST
+@login_required
+def inbox_read(request: HttpRequest, notification_id: int) -> HttpResponse:
+    row = get_object_or_404(Notification, pk=notification_id, recipient=request.user)
+    Notification.objects.filter(pk=row.pk, read_at__isnull=True).update(read_at=timezone.now())
+    return back_to_inbox(request)
+
+
+@require_POST
+@login_required
+def inbox_read_all(request: HttpRequest) -> HttpResponse:
+    """Every unread entry up to the newest the page showed (`upto`; one that came since stays new)."""
+    raw = request.POST.get("upto", "")
+    if raw and (not raw.isdigit() or len(raw) > 18):
+        return HttpResponseBadRequest("upto: an inbox entry's number")
+    rows = Notification.objects.filter(recipient=request.user, read_at__isnull=True)
+    if raw:
+        rows = rows.filter(pk__lte=int(raw))
+    count = rows.update(read_at=timezone.now())
+    messages.success(
+        request,
+        ngettext("%(count)d entry marked read.", "%(count)d entries marked read.", count) % {"count": count},
+    )
+    return back_to_inbox(request)
+
+
+@require_POST
+@login_required
+def inbox_delete(request: HttpRequest, notification_id: int) -> HttpResponse:
+    """Gone from the inbox; the row stays (marked), so that a repeated task does not write it again."""
+    row = get_object_or_404(Notification, pk=notification_id, recipient=request.user, deleted_at__isnull=True)
+    now = timezone.now()
+    Notification.objects.filter(pk=row.pk).update(deleted_at=now, read_at=Coalesce("read_at", Value(now)))
+    return back_to_inbox(request)
+
+
+@csrf_exempt  # the service worker posts without the page's CSRF token: the signed token is the proof
+@require_POST
+def inbox_seen(request: HttpRequest, token: str) -> HttpResponse:
+    """A tapped push: its service worker marks that entry read (a POST, so no prefetch does)."""
+    try:
+        value = signing.Signer(salt=SEEN_SALT).unsign(token)
+    except signing.BadSignature:
+        return HttpResponseBadRequest("not a token of this site")
+    if not value.isdigit():
+        return HttpResponseBadRequest("not a token of this site")
+    notification_id = int(value)
+    Notification.objects.filter(pk=notification_id, read_at__isnull=True).update(read_at=timezone.now())
+    return HttpResponse(status=204)
+
+
+def seen_token(notification_id: int) -> str:
+    """The entry's number, signed; the same each time (a push's payload depends on nothing else)."""
+    return signing.Signer(salt=SEEN_SALT).sign(str(notification_id))
+
+
+def _own_match(request: HttpRequest) -> Match | None:
+    raw = request.POST.get("match", "")
+    if not raw.isdigit() or len(raw) > 18:
+        return None
+    return Match.objects.filter(pk=int(raw), seats__user=request.user).distinct().first()
+
+
+@require_POST
+@login_required
+def inbox_mute(request: HttpRequest) -> HttpResponse:
+    """Mute one of the player's matches: no inbox entry, email or push about it until unmuted."""
+    match = _own_match(request)
+    if match is None:
+        return HttpResponseBadRequest("match: one of your matches")
+    MatchMute.objects.get_or_create(user=request.user, match=match)
+    messages.success(request, gettext("%(match)s is muted: you hear nothing more about it.") % {"match": _name(match)})
+    return back_to_inbox(request)
+
+
+@require_POST
+@login_required
+def inbox_unmute(request: HttpRequest) -> HttpResponse:
+    match = _own_match(request)
+    if match is None:
+        return HttpResponseBadRequest("match: one of your matches")
+    MatchMute.objects.filter(user=request.user, match=match).delete()
+    messages.success(request, gettext("%(match)s is no longer muted.") % {"match": _name(match)})
+    return back_to_inbox(request)
+
+
+def _name(match: Match) -> str:
+    return f"{match.game_name} #{match.pk}"
 
 
 def bell(request: HttpRequest) -> HttpResponse:

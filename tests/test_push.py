@@ -125,7 +125,10 @@ def test_a_move_pushes_once_to_the_other_players_device(alice, bob, endpoint, on
     others = "bob" if waiting == alice else "alice"
     assert payload["body"].startswith(f"Against {others}. Move by ")
     row = Notification.objects.get(kind=Kind.YOUR_TURN, recipient=waiting)
-    assert payload["url"] == f"http://127.0.0.1:8000/inbox/{row.pk}/" and payload["tag"] == f"match-{match.pk}"
+    assert payload["url"] == f"http://127.0.0.1:8000/matches/{match.pk}/" and payload["tag"] == f"match-{match.pk}"
+    from push.views import seen_token
+
+    assert payload["read"] == f"http://127.0.0.1:8000/inbox/seen/{seen_token(row.pk)}/"  # a tap marks it read
     delivery = PushDelivery.objects.get()
     assert delivery.status == PushDelivery.Status.SENT and delivery.attempts == 1
     device.refresh_from_db()
@@ -270,12 +273,13 @@ def test_the_bell_the_inbox_and_marking_read(alice, bob, client_for, on_commit):
     bell = c.get("/inbox/bell/").content.decode()
     assert 'data-count="2"' in bell and "Inbox: 2" in bell and "unread" in bell
     c.get("/inbox/")
+    assert "Inbox: 2" in c.get("/inbox/bell/").content.decode()  # issue 29: showing them reads nothing
     row = Notification.objects.filter(recipient=bob).first()
-    Notification.objects.filter(pk=row.pk).update(read_at=None)
-    assert "Inbox: 1" in c.get("/inbox/bell/").content.decode()
     assert client_for(alice).get(f"/inbox/{row.pk}/").status_code == 404  # not hers
-    opened = c.get(f"/inbox/{row.pk}/")
+    opened = c.get(f"/inbox/{row.pk}/")  # the address older pushes carry: to the board, reading nothing
     assert opened.status_code == 302 and opened["Location"] == f"/matches/{match.pk}/"
+    assert "Inbox: 2" in c.get("/inbox/bell/").content.decode()
+    assert c.post("/inbox/read-all/").status_code == 302
     assert "Inbox: 0" in c.get("/inbox/bell/").content.decode()
     with on_commit():
         time_out(match)
@@ -283,7 +287,9 @@ def test_the_bell_the_inbox_and_marking_read(alice, bob, client_for, on_commit):
     page = c.get("/inbox/").content.decode()
     assert "A match has finished: Solitaire Chess" in page and "New" in page
     assert f'href="/matches/{match.pk}/"' in page
-    assert "Inbox: 0" in c.get("/inbox/bell/").content.decode()  # opening the inbox read them
+    finished = Notification.objects.get(recipient=bob, kind=Kind.FINISHED)
+    assert c.post(f"/inbox/{finished.pk}/read/").status_code == 302
+    assert "Inbox: 0" in c.get("/inbox/bell/").content.decode()
     assert "New" not in c.get("/inbox/").content.decode().split("<h1>")[1]
     assert client_for(alice).get("/inbox/").content.decode().count("<li") >= 1
 

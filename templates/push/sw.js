@@ -15,7 +15,7 @@ self.addEventListener("push", (event) => {
     tag: data.tag,
     renotify: Boolean(data.tag),
     icon: "{% static 'icons/icon-192.png' %}",
-    data: { url: data.url || "/" },
+    data: { url: data.url || "/", read: data.read || "" },
   });
   // Open pages update their inbox bell at once.
   const told = self.clients
@@ -29,10 +29,19 @@ self.addEventListener("notificationclick", (event) => {
   // Only a page of this site: the path of the address the push carried, on our own origin.
   const given = new URL(event.notification.data.url, self.location.origin);
   const target = new URL(given.pathname + given.search, self.location.origin).href;
+  // The tap marks its inbox entry read: a POST to the path it carried, on our own origin; the
+  // signed token in that path is the proof (no cookie needed).
+  const read = event.notification.data.read;
+  const marked = read
+    ? fetch(new URL(read, self.location.origin).pathname, { method: "POST", credentials: "omit" }).catch(() => {})
+    : Promise.resolve();
   event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((pages) => {
-      const open = pages.find((page) => page.url === target && "focus" in page);
-      return open ? open.focus() : self.clients.openWindow(target);
-    })
+    Promise.all([
+      marked,
+      self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((pages) => {
+        const open = pages.find((page) => page.url === target && "focus" in page);
+        return open ? open.focus() : self.clients.openWindow(target);
+      }),
+    ])
   );
 });

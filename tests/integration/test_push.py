@@ -67,8 +67,8 @@ def test_a_move_pushes_once_to_the_other_player_and_a_gone_device_is_deleted(
         assert re.fullmatch(
             rf"Against {mover.username}\. Move by \w{{3}} \d+ \w{{3}}, \d\d:\d\d UTC\.", payload["body"]
         )
-        assert payload["url"].endswith(f"/inbox/{row.pk}/") and payload["tag"] == f"match-{match.pk}"
-        assert set(payload) == {"title", "body", "url", "tag"}
+        assert payload["url"].endswith(f"/matches/{match.pk}/") and payload["tag"] == f"match-{match.pk}"
+        assert set(payload) == {"title", "body", "url", "tag", "read"} and "/inbox/seen/" in payload["read"]
         # No hidden information: the same push for a state where all the recipient may not know is dealt anew.
         seat = match.seats.get(user=other).number
         twin = actions.engine_of(match).hidden_twin(match.state, seat, random.Random(7))
