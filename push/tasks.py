@@ -83,16 +83,18 @@ def deliver(delivery: PushDelivery) -> Outcome:
     payload = push_payload(delivery.notification)
     urgent = delivery.notification.kind in ("your_turn", "reminder")
     try:
-        webpush(
-            delivery.subscription.info(),
-            data=json.dumps(payload, ensure_ascii=False),
-            vapid_private_key=keys.vapid,
-            vapid_claims={"sub": keys.subject},  # a fresh dict: webpush writes aud and exp into it
-            ttl=TIME_TO_LIVE,
-            timeout=HTTP_TIMEOUT,
-            # Topic: the push service keeps only the latest push per match for a device that is offline.
-            headers={"Urgency": "high" if urgent else "normal", "Topic": payload["tag"]},
-        )
+        with NoRedirects() as session:
+            webpush(
+                delivery.subscription.info(),
+                data=json.dumps(payload, ensure_ascii=False),
+                vapid_private_key=keys.vapid,
+                vapid_claims={"sub": keys.subject},  # a fresh dict: webpush writes aud and exp into it
+                ttl=TIME_TO_LIVE,
+                timeout=HTTP_TIMEOUT,
+                # Topic: the push service keeps only the latest push per match for a device that is offline.
+                headers={"Urgency": "high" if urgent else "normal", "Topic": payload["tag"]},
+                requests_session=session,
+            )
     except WebPushException as error:
         status = error.response.status_code if error.response is not None else None
         text = f"push service answered {status}"
@@ -102,6 +104,14 @@ def deliver(delivery: PushDelivery) -> Outcome:
     except requests.RequestException as error:
         return Outcome(error=f"{type(error).__name__}: {error}", again=True)
     return Outcome(sent=True)
+
+
+class NoRedirects(requests.Session):
+    """A push service answers; it never sends the worker on elsewhere (a redirect could point into our
+    own network, past the check of the endpoint's address): a 3xx is an answer like any other."""
+
+    def post(self, url, data=None, json=None, **kwargs):
+        return super().post(url, data=data, json=json, **{**kwargs, "allow_redirects": False})
 
 
 def _seconds(error: WebPushException) -> int | None:

@@ -203,7 +203,11 @@ def inbox_mute(request: HttpRequest) -> HttpResponse:
     match = _own_match(request)
     if match is None:
         return HttpResponseBadRequest("match: one of your matches")
-    MatchMute.objects.get_or_create(user=request.user, match=match)
+    try:
+        with transaction.atomic():
+            MatchMute.objects.get_or_create(user=request.user, match=match)
+    except IntegrityError:
+        pass  # a second click at the same moment: muted all the same
     messages.success(request, gettext("%(match)s is muted: you hear nothing more about it.") % {"match": _name(match)})
     return back_to_inbox(request)
 

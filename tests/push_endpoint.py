@@ -54,6 +54,7 @@ class PushEndpoint:
         self.devices: dict[str, DeviceKeys] = {}
         self.received: list[dict] = []
         self.status = 201
+        self.location = ""  # sent as Location (a redirect) when set
         self.lock = threading.Lock()
         endpoint = self
 
@@ -68,6 +69,8 @@ class PushEndpoint:
                 with endpoint.lock:
                     endpoint.received.append(entry)
                 self.send_response(endpoint.status)
+                if endpoint.location:
+                    self.send_header("Location", endpoint.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

@@ -139,3 +139,19 @@ def test_local_endpoints_stay_allowed_for_the_tests_and_make_run(bob, client_for
     send_push.apply(args=[delivery.pk])
     [push] = endpoint.received
     assert push["headers"]["topic"] == f"match-{match.pk}"
+
+
+def test_the_worker_follows_no_redirect_of_a_push_service(bob, endpoint):
+    """A redirect could send the worker into our own network, past the check of the endpoint's address."""
+    match = start_match(bob, ["random"])
+    url, keys = endpoint.new_device("moved")
+    device = PushSubscription.objects.create(
+        user=bob, endpoint=url, p256dh=keys.p256dh, auth=b64url(keys.auth), label="Chrome"
+    )
+    endpoint.status, endpoint.location = 307, endpoint.url + "/push/inside"
+    row = Notification.objects.create(match=match, recipient=bob, kind=Kind.INVITED, turn=99)
+    delivery = PushDelivery.objects.create(notification=row, subscription=device)
+    send_push.apply(args=[delivery.pk])
+    delivery.refresh_from_db()
+    assert [push["path"] for push in endpoint.received] == ["/push/moved"]
+    assert delivery.status == PushDelivery.Status.FAILED and "307" in delivery.error
