@@ -144,10 +144,15 @@ def test_inbox_entries_and_devices_are_their_owners_alone(world):
     )
     for who in ("outsider", "staff", {"seated": "other_seat", "other_seat": "seated"}[owner]):
         assert client_as(world[who]).get(f"/inbox/{row.pk}/").status_code == 404, who
+        for action in ("read", "delete"):  # issue 29
+            assert client_as(world[who]).post(f"/inbox/{row.pk}/{action}/").status_code == 404, who
         assert client_as(world[who]).post(f"/push/subscriptions/{device.pk}/remove/").status_code == 404, who
     row.refresh_from_db()
-    assert row.read_at is None and PushSubscription.objects.filter(pk=device.pk).exists()
+    assert row.read_at is None and row.deleted_at is None and PushSubscription.objects.filter(pk=device.pk).exists()
     assert client_as(world[owner]).get(f"/inbox/{row.pk}/").status_code == 302
+    row.refresh_from_db()
+    assert row.read_at is None  # issue 29: a GET reads nothing
+    assert client_as(world[owner]).post(f"/inbox/{row.pk}/read/").status_code == 302
     row.refresh_from_db()
     assert row.read_at is not None
 

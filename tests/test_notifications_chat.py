@@ -118,3 +118,18 @@ def test_notifications_do_not_import_moderation():
             names = [alias.name for alias in getattr(node, "names", [])]
             module = getattr(node, "module", None) or ""
             assert not module.startswith("moderation") and not any(n.startswith("moderation") for n in names), path
+
+
+def test_a_chat_notification_speaks_its_readers_language(alice, bob, carol, say):
+    carol.language = "nl"
+    carol.save()
+    match = start_match(alice, [bob, carol], game="dizzy-duo-battle")
+    mail.outbox.clear()
+    say(match, alice, "hallo")
+    say(match, bob, "hoi")
+    [row] = chat_rows(carol)
+    payload = push_payload(row)
+    assert payload["title"] == f"Chat in Dizzy Duo Battle #{match.pk}"
+    assert payload["body"] == "2 berichten van alice en bob."
+    [message] = [m for m in mail.outbox if m.to == [carol.email]]
+    assert f"Een bericht van alice in de chat van Dizzy Duo Battle #{match.pk}." in message.body
