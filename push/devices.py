@@ -98,7 +98,8 @@ def _loopback_literal(host: str) -> bool:
 def refusal_at_send(endpoint: str) -> str:
     """Why the worker must not post to this endpoint now (empty: post). Checked again when sending:
     the settings may have changed since the device subscribed, and a name may now resolve into our own
-    network (loopback, private, link-local, reserved), which is refused unless local endpoints are allowed.
+    network (loopback, private, link-local, reserved), which is refused. Only a loopback address written
+    as such passes, with PUSH_ALLOW_LOCAL_ENDPOINTS; a name that resolves to one never does.
     Raises OSError when the name does not resolve (worth trying again)."""
     if not _allowed_endpoint(endpoint):
         return "the endpoint is not one of the push services allowed"
