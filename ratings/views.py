@@ -30,10 +30,15 @@ LEADERBOARD_PAGE = 25
 ACTIVE_DAYS = 90
 
 
-def _finished_match(match_id: int) -> Match:
-    """Only a finished match has a replay and a record (ALL-3); a running one is a 404."""
+# Every end makes everything public (ALL-3): a finished match (by the rules or adjudicated) and an
+# aborted one that had started. One that never started (aborted or cancelled in the lobby) has no moves.
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.CANCELLED)
+
+
+def _ended_match(match_id: int) -> Match:
+    """Only an ended match that was played has a replay and a record; a running one is a 404."""
     queryset = Match.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    return get_object_or_404(queryset, pk=match_id, status=Match.Status.FINISHED)
+    return get_object_or_404(queryset.exclude(seed=""), pk=match_id, status__in=ENDED, started__isnull=False)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -87,13 +92,13 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    page = replay_page(_finished_match(match_id), request.GET.get("at"), request.GET.get("seat"))
+    page = replay_page(_ended_match(match_id), request.GET.get("at"), request.GET.get("seat"))
     return render(request, "ratings/replay.html", {"page": page})
 
 
 def record(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The finished match as a JSON file: `manage.py replay FILE` rebuilds it and checks the result."""
-    data = build_record(_finished_match(match_id))
+    """The ended match as a signed JSON file: `manage.py replay FILE` checks it, rebuilds it and its result."""
+    data = build_record(_ended_match(match_id))
     response = HttpResponse(json.dumps(data, indent=1, ensure_ascii=False), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="dizzysite-match-{match_id}.json"'
     return response
