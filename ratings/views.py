@@ -70,11 +70,15 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404
     pool = request.GET.get("pool") if request.GET.get("pool") in Pool.values else Pool.PEOPLE
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-    players = (
-        Rating.objects.filter(game=game, pool=pool, user__isnull=False, user__is_active=True, last_played__gte=since)
-        .select_related("user")
-        .order_by("-mu", "sigma", "user__username")
+    active = Rating.objects.filter(
+        game=game, pool=pool, user__isnull=False, user__is_active=True, last_played__gte=since
     )
+    # As lichess does, a rating that has not settled (provisional: sigma above PROVISIONAL_SIGMA) is
+    # not ranked beside settled ones unless the reader asks for it (?provisional=1, a plain link).
+    show_provisional = request.GET.get("provisional") == "1"
+    provisional = active.filter(sigma__gt=PROVISIONAL_SIGMA)
+    players = (active if show_provisional else active.exclude(pk__in=provisional.values("pk"))).select_related("user")
+    players = players.order_by("-mu", "sigma", "user__username")
     page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     bots = Rating.objects.filter(game=game, pool=Pool.BOTS, user__isnull=True).order_by("-mu")
     context = {
@@ -86,6 +90,8 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "bots": bots,
         "active_days": ACTIVE_DAYS,
         "provisional_sigma": PROVISIONAL_SIGMA,
+        "show_provisional": show_provisional,
+        "provisional_count": provisional.count(),
         "bot_levels": list(available_engines()[game].bots),
     }
     return render(request, "ratings/leaderboard.html", context)
