@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.engines.registry import get_spec
-from games.i18n import entry_text  # log words with ids (issue 19) in the viewer's language
+from games.i18n import entry_text, entry_text_for  # log words with ids (issue 19) in the viewer's language
 
 BOT_LEVELS = [("random", _("Random bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
 # One line per level for the new-match form (issue 14); the hard bots think for up to their budget.
@@ -213,8 +213,9 @@ HISTORY_TAIL = 30  # moves kept in Match.history_tail: the ones the board shows
 
 
 def texts_for(log: list[dict[str, Any]], seat: int | None, everything: bool) -> list[str]:
-    """A move's log texts that `seat` may read (all of them once `everything` is public, ALL-3)."""
-    return [entry_text(entry) for entry in log if everything or _audience_has(entry, seat)]
+    """A move's log texts that `seat` may read (all of them once `everything` is public, ALL-3), in
+    words for that seat: "you" only in what was written to it, others named (None: no seat)."""
+    return [entry_text_for(entry, seat) for entry in log if everything or _audience_has(entry, seat)]
 
 
 def _audience_has(entry: dict[str, Any], seat: int | None) -> bool:

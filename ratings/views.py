@@ -98,7 +98,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    page = replay_page(_ended_match(match_id), request.GET.get("at"), request.GET.get("seat"))
+    page = replay_page(_ended_match(match_id), request.GET.get("at"), request.GET.get("seat"), request.user)
     return render(request, "ratings/replay.html", {"page": page})
 
 
