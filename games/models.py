@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import GAMES as GAME_NAMES
@@ -178,7 +179,7 @@ class Seat(models.Model):
         if self.bot_level:
             return f"{self.get_bot_level_display()} #{self.number + 1}"
         if self.user_id is None:
-            return f"Open seat #{self.number + 1}"
+            return gettext("Open seat #%(number)s") % {"number": self.number + 1}
         return self.user.public_name
 
 
