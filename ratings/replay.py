@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.core import signing
+from django.utils.crypto import constant_time_compare
 
 from games.engines.base import Engine, State
 from games.engines.registry import get_engine
@@ -67,6 +68,15 @@ def _canonical(data: Any) -> str:
 def _digest(data: Any) -> str:
     """An HMAC of the data with the server's key (SECRET_KEY, through django.core.signing)."""
     return signing.Signer(salt=SIGNING_SALT).signature(_canonical(data))
+
+
+def _signed(digest: Any, data: Any) -> bool:
+    """Whether `digest` is the data's HMAC with the server's key or one of its SECRET_KEY_FALLBACKS
+    (records keep verifying through a key rotation), compared in constant time."""
+    signer = signing.Signer(salt=SIGNING_SALT)
+    text = _canonical(data)
+    keys = [signer.key, *signer.fallback_keys]
+    return isinstance(digest, str) and any(constant_time_compare(digest, signer.signature(text, key)) for key in keys)
 
 
 def _part(record: dict[str, Any], name: str) -> Any:
@@ -175,11 +185,11 @@ def _signature_mismatches(record: dict[str, Any]) -> tuple[list[str], list[str]]
     parts, reasons = [], []
     digests = record.get("digests") if isinstance(record.get("digests"), dict) else {}
     for name in RECORD_PARTS:
-        if digests.get(name) != _digest(_part(record, name)):
+        if not _signed(digests.get(name), _part(record, name)):
             parts.append(name)
             reasons.append(f"the {name} are not the ones this server signed")
     unsigned = {key: value for key, value in record.items() if key != "signature"}
-    if record.get("signature") != _digest(unsigned):
+    if not _signed(record.get("signature"), unsigned):
         parts.append("signature")
         reasons.append("the record's signature is missing or not this server's")
     return parts, reasons

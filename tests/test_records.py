@@ -191,3 +191,15 @@ def test_a_match_aborted_before_it_started_has_no_replay(alice, bob, make_user, 
     moderation.abort(moderator, match.pk, "never started")
     for url in (f"/matches/{match.pk}/replay/", f"/matches/{match.pk}/record.json"):
         assert client.get(url).status_code == 404
+
+
+def test_a_record_signed_before_a_key_rotation_still_replays(alice, client, tmp_path, settings, capsys):
+    """SECRET_KEY_FALLBACKS: the old key still verifies records signed with it."""
+    match = start_match(alice, ["random"])
+    actions.do_abort(match.pk, alice, "")
+    record = json.loads(client.get(f"/matches/{match.pk}/record.json").content)
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-new-key-" + "x" * 50
+    assert "aborted" in replay_output(tmp_path, record, capsys)
+    settings.SECRET_KEY_FALLBACKS = []
+    assert "mismatch in moves, result, players, signature" in refused(tmp_path, record)
