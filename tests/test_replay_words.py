@@ -91,3 +91,12 @@ def test_a_player_reads_their_own_words_from_any_side(alice, client_for, django_
     board = page.split('<div class="replay">', 1)[1].split('<section class="history', 1)[0]
     board_text = " ".join(unescape(re.sub(r"<[^>]+>", " ", board)).split())
     assert f"{bot} (you)" not in board_text and "alice (you)" in board_text
+
+
+def test_the_third_person_reads_in_dutch(alice, client, django_capture_on_commit_callbacks):
+    match = played_to_the_end(alice, "dizzy-duo-battle", django_capture_on_commit_callbacks)
+    page = client.get(f"/matches/{match.pk}/replay/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<html lang="nl">' in page
+    words = replay_words(page)
+    assert any(" trok " in line for line in words), "a private draw reads as someone's, in Dutch"
+    assert not any(re.search(r"\b(Je|je|Jij|jij|jouw|Jouw)\b", line) for line in words), "no 'je' to a visitor"
