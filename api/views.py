@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -22,7 +23,11 @@ MAX_TOKENS = 20
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=60, help_text="What the token is for, e.g. “my bot on the laptop”.")
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=60,
+        help_text=gettext_lazy("What the token is for, e.g. “my bot on the laptop”."),
+    )
 
 
 @never_cache  # the new token is on this page once: keep it out of caches
@@ -32,7 +37,10 @@ def tokens(request: HttpRequest) -> HttpResponse:
     raw = ""
     if request.method == "POST" and form.is_valid():
         if ApiToken.objects.live().filter(user=request.user).count() >= MAX_TOKENS:
-            form.add_error(None, f"You have {MAX_TOKENS} tokens; revoke one first.")
+            text = ngettext(
+                "You have %(count)d token; revoke it first.", "You have %(count)d tokens; revoke one first.", MAX_TOKENS
+            )
+            form.add_error(None, text % {"count": MAX_TOKENS})
         else:
             _token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
             form = TokenForm()
@@ -52,7 +60,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     token.revoke()
-    messages.success(request, f"The token “{token.name}” is revoked.")
+    messages.success(request, gettext("The token “%(name)s” is revoked.") % {"name": token.name})
     return redirect("api_tokens")
 
 
@@ -60,7 +68,7 @@ def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 @login_required
 def regenerate_calendar(request: HttpRequest) -> HttpResponse:
     CalendarFeed.for_user(request.user).regenerate()
-    messages.success(request, "Your calendar has a new address; the old one no longer works.")
+    messages.success(request, gettext("Your calendar has a new address; the old one no longer works."))
     return redirect("api_tokens")
 
 
@@ -70,10 +78,10 @@ def become_bot(request: HttpRequest) -> HttpResponse:
     """A fresh account (never seated) may become a bot account: from then on it plays through the API only."""
     user = request.user
     if user.is_bot or Seat.objects.filter(user=user).exists():
-        messages.error(request, "Only an account that has never played can become a bot account.")
+        messages.error(request, gettext("Only an account that has never played can become a bot account."))
     else:
         get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
-        messages.success(request, "This is now a bot account: it plays through the API only.")
+        messages.success(request, gettext("This is now a bot account: it plays through the API only."))
     return redirect("api_tokens")
 
 

@@ -14,11 +14,12 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.engines.registry import get_spec
-from games.i18n import entry_text  # log words with ids (issue 19) in the viewer's language
+from games.i18n import entry_text, entry_text_for  # log words with ids (issue 19) in the viewer's language
 
 BOT_LEVELS = [("random", _("Random bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
 # One line per level for the new-match form (issue 14); the hard bots think for up to their budget.
@@ -178,7 +179,7 @@ class Seat(models.Model):
         if self.bot_level:
             return f"{self.get_bot_level_display()} #{self.number + 1}"
         if self.user_id is None:
-            return f"Open seat #{self.number + 1}"
+            return gettext("Open seat #%(number)s") % {"number": self.number + 1}
         return self.user.public_name
 
 
@@ -213,8 +214,9 @@ HISTORY_TAIL = 30  # moves kept in Match.history_tail: the ones the board shows
 
 
 def texts_for(log: list[dict[str, Any]], seat: int | None, everything: bool) -> list[str]:
-    """A move's log texts that `seat` may read (all of them once `everything` is public, ALL-3)."""
-    return [entry_text(entry) for entry in log if everything or _audience_has(entry, seat)]
+    """A move's log texts that `seat` may read (all of them once `everything` is public, ALL-3), in
+    words for that seat: "you" only in what was written to it, others named (None: no seat)."""
+    return [entry_text_for(entry, seat) for entry in log if everything or _audience_has(entry, seat)]
 
 
 def _audience_has(entry: dict[str, Any], seat: int | None) -> bool:

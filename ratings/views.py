@@ -30,10 +30,15 @@ LEADERBOARD_PAGE = 25
 ACTIVE_DAYS = 90
 
 
-def _finished_match(match_id: int) -> Match:
-    """Only a finished match has a replay and a record (ALL-3); a running one is a 404."""
+# Every end makes everything public (ALL-3): a finished match (by the rules or adjudicated) and an
+# aborted one that had started. One that never started (aborted or cancelled in the lobby) has no moves.
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED, Match.Status.CANCELLED)
+
+
+def _ended_match(match_id: int) -> Match:
+    """Only an ended match that was played has a replay and a record; a running one is a 404."""
     queryset = Match.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    return get_object_or_404(queryset, pk=match_id, status=Match.Status.FINISHED)
+    return get_object_or_404(queryset.exclude(seed=""), pk=match_id, status__in=ENDED, started__isnull=False)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -65,11 +70,15 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404
     pool = request.GET.get("pool") if request.GET.get("pool") in Pool.values else Pool.PEOPLE
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-    players = (
-        Rating.objects.filter(game=game, pool=pool, user__isnull=False, user__is_active=True, last_played__gte=since)
-        .select_related("user")
-        .order_by("-mu", "sigma", "user__username")
+    active = Rating.objects.filter(
+        game=game, pool=pool, user__isnull=False, user__is_active=True, last_played__gte=since
     )
+    # As lichess does, a rating that has not settled (provisional: sigma above PROVISIONAL_SIGMA) is
+    # not ranked beside settled ones unless the reader asks for it (?provisional=1, a plain link).
+    show_provisional = request.GET.get("provisional") == "1"
+    provisional = active.filter(sigma__gt=PROVISIONAL_SIGMA)
+    players = (active if show_provisional else active.exclude(pk__in=provisional.values("pk"))).select_related("user")
+    players = players.order_by("-mu", "sigma", "user__username")
     page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     bots = Rating.objects.filter(game=game, pool=Pool.BOTS, user__isnull=True).order_by("-mu")
     context = {
@@ -81,19 +90,21 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "bots": bots,
         "active_days": ACTIVE_DAYS,
         "provisional_sigma": PROVISIONAL_SIGMA,
+        "show_provisional": show_provisional,
+        "provisional_count": provisional.count(),
         "bot_levels": list(available_engines()[game].bots),
     }
     return render(request, "ratings/leaderboard.html", context)
 
 
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    page = replay_page(_finished_match(match_id), request.GET.get("at"), request.GET.get("seat"))
+    page = replay_page(_ended_match(match_id), request.GET.get("at"), request.GET.get("seat"), request.user)
     return render(request, "ratings/replay.html", {"page": page})
 
 
 def record(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The finished match as a JSON file: `manage.py replay FILE` rebuilds it and checks the result."""
-    data = build_record(_finished_match(match_id))
+    """The ended match as a signed JSON file: `manage.py replay FILE` checks it, rebuilds it and its result."""
+    data = build_record(_ended_match(match_id))
     response = HttpResponse(json.dumps(data, indent=1, ensure_ascii=False), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="dizzysite-match-{match_id}.json"'
     return response

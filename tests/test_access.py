@@ -204,7 +204,7 @@ def test_moves_for_matches_not_in_play_are_refused(alice, bob, client_for):
     mover = user_to_act(running).user
     actions.do_abort(running.pk, alice, "test")
     response = client_for(mover).post(f"/matches/{running.pk}/move/", {"version": 0, "move": '{"type":"order"}'})
-    assert response.status_code == 400 and "over" in response.content.decode()
+    assert response.status_code == 409 and "over" in response.content.decode()
     assert not Move.objects.exists()
 
 

@@ -11,89 +11,21 @@ are not words: the games' names, the site's and the players' are taken out first
 from __future__ import annotations
 
 import random
-import re
-from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings
 
 from games import actions
 from games.actions import SeatSpec
-from games.engines.registry import GAMES, SPECS, get_engine
+from games.engines.registry import SPECS, get_engine
 from games.models import Match
-from tests.test_i18n import ENGLISH_WORDS
+from tests.dutch_words import assert_dutch
 
 pytestmark = pytest.mark.django_db
-
-# English words of the four games' boards and logs that Dutch does not share (not "over", "plant",
-# "score", "extra" or "die", which are Dutch words too).
-GAME_WORDS = set(
-    """
-    attack attacks attacked attacking power blind pile draw draws drew drawn discard discards discarded
-    hands lives life lost wins won loses winner winners round rounds turn turns pass passes passed
-    ghost ghosts lizzy's taken take takes tries try flower flowers field fields hide hides hidden claim
-    claims claimed challenge challenges challenged empty cell cells row column yellow purple
-    white blue red green orange colour color planted plants grow reveal revealed shows shown
-    bluff liar honest truth true false points ends ended game because after before
-    out time timed resigned resign aborted adjudicated player players opponent everyone nobody
-    head heads body bodies tail tails dots stripes steal stole stolen give gave burn burned burning
-    double doubles golden gold cycle showdown attempt attempts event events loaned stack stacks side
-    pick picked grab grabs throw threw incomplete valid invalid chain choice left face down top
-    moved plays still standing plantings successful failed accepted accept exploded cancelled petals
-    full again undone named chosen selected only unselect remove add up hiding pointed thin five
-    four eight solid dashed outline outlined below claiming planter equal diamonds held keeps fight
-    fights fought battle battles defender attacker lifeline table shuffled dealt began fewest needs
-    allowed must discarding turning identical same different colours patterns special
-    """.split()
-)
-SPOKEN_ATTRIBUTES = {"aria-label", "alt", "title", "placeholder", "aria-description"}
-NAMES = ("Dizzysite", "speler")
-
-
-class ReadableText(HTMLParser):
-    """The words of a page a player sees or hears: text outside scripts and styles, and spoken labels."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.skipping = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.skipping += 1
-        self.parts.extend(value or "" for name, value in attrs if name in SPOKEN_ATTRIBUTES)
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style"):
-            self.skipping -= 1
-
-    def handle_data(self, data):
-        if not self.skipping:
-            self.parts.append(data)
-
-
-def english_texts(page: str) -> dict[str, set[str]]:
-    """The page's texts that hold English words, with those words."""
-    reader = ReadableText()
-    reader.feed(page)
-    found = {}
-    for text in reader.parts:
-        for name in (*GAMES.values(), *NAMES):
-            text = text.replace(name, " ")
-        words = {word.lower() for word in re.findall(r"[A-Za-z']+", text)} & (ENGLISH_WORDS | GAME_WORDS)
-        if words:
-            found[" ".join(text.split())] = words
-    return found
 
 
 def dutch_players(make_user, count: int) -> list:
     return [make_user(f"speler{number}", language="nl") for number in range(count)]
-
-
-def assert_dutch(page: str, where: str) -> None:
-    assert 'lang="nl"' in page, where
-    leftover = english_texts(page)
-    assert leftover == {}, f"English words on {where}: {leftover}"
 
 
 def read_every_board(match: Match, clients: dict[int, object]) -> None:

@@ -23,6 +23,7 @@ from django.test import Client
 from django.utils import translation
 
 from tests.conftest import require
+from tests.dutch_words import ENGLISH_WORDS
 from tests.helpers import start_match, user_to_act
 
 BASE = Path(settings.BASE_DIR)
@@ -35,18 +36,6 @@ CATALOGUES = [
     for po in sorted(Path(folder).glob("nl/LC_MESSAGES/*.po"))
 ]
 GAME_PACKAGES_WITH_WORDS = sorted(path.parent.name for path in (BASE / "games" / "engines").glob("*/locale"))
-
-# Words a player reads on the site in English, which must not be left on a Dutch page (game names,
-# player names and words Dutch shares with English, such as "Chat" or "bot", are not among them).
-ENGLISH_WORDS = set(
-    """
-    the your you turn move moves match matches seat waiting left until rules history send message games
-    leaderboards new out skip board piece pieces square select place placed choose another cards card
-    none grey play area queen spades hearts diamonds clubs ace jack king it watching whole first second
-    advantage to on and or took from captured gains chose go reserve periods period day days hour
-    hours minutes seconds no yet messages say something nice inbox
-    """.split()
-)
 
 
 def gettext_tool(name: str) -> str:

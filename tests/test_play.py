@@ -219,7 +219,7 @@ def test_a_whole_match_against_a_bot_to_the_result(alice, client_for, django_cap
     assert "Finished" in page and "hx-trigger" not in board.split(">")[0]  # the finished board stops polling
     # Moves after the end are refused.
     response = post_move(c, match, {"type": "place", "to": "a1"})
-    assert response.status_code == 400 and "over" in response.content.decode()
+    assert response.status_code == 409 and "over" in response.content.decode()  # issue 29: a conflict
 
 
 def test_the_poll_keeps_a_half_built_selection(match, alice, client_for):
@@ -227,3 +227,27 @@ def test_the_poll_keeps_a_half_built_selection(match, alice, client_for):
     page = client_for(alice).get(f"/matches/{match.pk}/?select=a%3AB3").content.decode()
     poll = page.split('<div id="board"')[1].split(">")[0]
     assert f'hx-get="/matches/{match.pk}/?since={match.revision}&amp;select=a%3AB3"' in poll
+
+
+def test_the_losing_side_of_a_final_move_race_gets_409(match, alice, bob, client_for):
+    """The match ended between loading the board and moving (issue 29, defect 8): a conflict with the
+    current state, 409 as for a stale board, on the board and in the API; nothing changes."""
+    from django.test import Client
+
+    from api.models import ApiToken
+    from games import actions
+
+    mover = user_to_act(match).user
+    seat = match.seats.get(user=mover).number
+    move, version = first_legal(match, seat), match.version
+    actions.do_adjudicate(match.pk, [seat], "the other side won the race")
+    response = post_move(client_for(mover), match, move, version=version)
+    assert response.status_code == 409 and "This match is over." in response.content.decode()
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(mover, 'race')[1]}")
+    answer = api.post(
+        f"/api/v1/matches/{match.pk}/moves",
+        json.dumps({"version": version, "move": move}),
+        content_type="application/json",
+    )
+    assert answer.status_code == 409 and answer.json()["detail"] == "This match is over."
+    assert Move.objects.filter(match=match).count() == 0

@@ -246,3 +246,28 @@ def test_a_seat_handed_to_a_bot_still_counts_as_its_player(alice, bob):
     actions.do_adjudicate(match.pk, [seat_of(match, alice)], "test")
     assert change(match, bob).outcome == "lost" and rating(bob).pool == Pool.PEOPLE
     assert not Rating.objects.filter(user=None).exists()
+
+
+def test_the_leaderboard_hides_provisional_players_unless_asked(alice, bob, carol, client):
+    """As lichess does (issue 29, defect 8): a rating that has not settled is not ranked beside settled
+    ones; a plain link (GET, nothing changes) shows them, marked provisional."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    recent = timezone.now() - timedelta(days=1)
+    settled = dict(game="solitaire-chess", pool=Pool.PEOPLE, last_played=recent, matches=12)
+    Rating.objects.create(user=alice, mu=30.0, sigma=PROVISIONAL_SIGMA - 2, **settled)
+    Rating.objects.create(user=bob, mu=26.0, sigma=PROVISIONAL_SIGMA - 1, **settled)
+    Rating.objects.create(
+        user=carol, game="solitaire-chess", pool=Pool.PEOPLE, last_played=recent, matches=1, mu=40.0, sigma=8.0
+    )
+    page = client.get("/leaderboards/solitaire-chess/").content.decode()
+    assert "/players/alice/" in page and "/players/bob/" in page
+    assert "/players/carol/" not in page
+    assert "1 player whose rating is still provisional is not ranked" in page
+    assert 'href="?pool=people&amp;provisional=1"' in page
+    shown = client.get("/leaderboards/solitaire-chess/?pool=people&provisional=1").content.decode()
+    assert shown.index("/players/carol/") < shown.index("/players/alice/") < shown.index("/players/bob/")
+    assert "provisional" in shown.split("/players/carol/")[1].split("</tr>")[0]
+    assert "Hide provisional players" in shown

@@ -24,6 +24,7 @@ from games.actions.clocks import (  # noqa: F401
 from games.actions.common import (  # noqa: F401
     MAX_MOVE_BYTES,
     ActionError,
+    MatchOver,
     NotAllowed,
     SeatSpec,
     StaleVersion,

@@ -32,6 +32,13 @@ class StaleVersion(ActionError):
         super().__init__("The board has changed since you loaded it. Here is the current board.")
 
 
+class MatchOver(ActionError):
+    """The match ended before this move arrived (the losing side of a race for the final move): like
+    a stale board, a conflict with the current state, so 409 on the board and in the API."""
+
+    status = 409
+
+
 @dataclass
 class SeatSpec:
     """How the match creator fills a seat: "me", "open", "bot" (with a level) or "invite" (a username)."""

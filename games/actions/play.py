@@ -23,6 +23,7 @@ from games.actions.clocks import (
 from games.actions.common import (
     MAX_MOVE_BYTES,
     ActionError,
+    MatchOver,
     NotAllowed,
     StaleVersion,
     check_can_play,
@@ -84,9 +85,10 @@ def do_bot_move(match_id: int, seat_number: int, version: int, move: dict[str, A
 
 
 def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, Any], by_bot: bool) -> None:
+    if match.status == Match.Status.OPEN:
+        raise ActionError(gettext("This match has not started yet."))
     if match.status != Match.Status.ACTIVE:
-        started = match.status != Match.Status.OPEN
-        raise ActionError(gettext("This match is over.") if started else gettext("This match has not started yet."))
+        raise MatchOver(gettext("This match is over."))
     if version != match.version:
         raise StaleVersion()
     engine = engine_of(match)

@@ -30,6 +30,9 @@ class LiveClock:
     extra_for: tuple[str, ...] = ()
 
 
+SAME_AS_SEAT = -1  # BoardInput.reader's default: the reader sits in the seat the board is laid out for
+
+
 @dataclass(frozen=True)
 class BoardInput:
     """Everything a presenter may use: the viewer's engine view and legal moves, and public facts."""
@@ -41,6 +44,15 @@ class BoardInput:
     names: list[str]  # public names by seat
     select: str = ""  # a selection the board builds up over requests (a piece, cells)
     is_over: bool = False
+    # Whom the words address as "you": the reader's own seat. On a board page that is `seat`; a replay
+    # seen from a seat by someone else lays the board out from `seat` but names that seat in the third
+    # person (the reader's seat, None for a reader without one). SAME_AS_SEAT: as `seat`.
+    reader: int | None = SAME_AS_SEAT
+
+    @property
+    def you(self) -> int | None:
+        """The seat the words call "you" (None: nobody, every seat is named)."""
+        return self.seat if self.reader == SAME_AS_SEAT else self.reader
 
 
 @dataclass(frozen=True)

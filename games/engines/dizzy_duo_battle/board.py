@@ -271,7 +271,7 @@ def ended(given: BoardInput) -> bool:
 def present(given: BoardInput) -> Board:
     view = given.view
     over = ended(given)
-    words = Words(given.names, given.seat, view["scoring"] == "points")
+    words = Words(given.names, given.you, view["scoring"] == "points")
     art = Art()
     hand = None if over else _hand(given, art)
     attack = None if over else _attack(given, art, hand)
@@ -533,7 +533,7 @@ def _players(given: BoardInput, words: Words) -> Players:
         Seat(
             seat=seat,
             name=given.names[seat],
-            you=seat == given.seat,
+            you=seat == given.you,
             lives=view["lives"][seat],
             unit=words.unit(view["lives"][seat]),
             out=view["out"][seat],
@@ -710,8 +710,8 @@ def _battle_summary(given: BoardInput, words: Words) -> Msg:
         )
 
     values = {"player": words.title(attacker), "result": result(attacker)}
-    if given.seat in last["defenders"]:
-        summary = _("{player} attacked with {result}; you had {own}.", own=result(given.seat), **values)
+    if given.you in last["defenders"]:
+        summary = _("{player} attacked with {result}; you had {own}.", own=result(given.you), **values)
     else:
         summary = _("{player} attacked with {result}.", **values)
     returned = {entry["seat"] for entry in last["lifelines"]}

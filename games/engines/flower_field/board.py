@@ -380,14 +380,14 @@ def _name(given: BoardInput, seat: int | None) -> str:
     """A player as a sentence names them within: "you", or their name."""
     if seat is None:
         return ""
-    return _("you") if seat == given.seat else given.names[seat]
+    return _("you") if seat == given.you else given.names[seat]
 
 
 def _subject(given: BoardInput, seat: int | None) -> str:
     """A player as a sentence starts with them: "You", or their name with a capital."""
     if seat is None:
         return ""
-    return _("You") if seat == given.seat else given.names[seat][:1].upper() + given.names[seat][1:]
+    return _("You") if seat == given.you else given.names[seat][:1].upper() + given.names[seat][1:]
 
 
 def _hidden(h: dict[str, str], css: str) -> Hidden:
@@ -441,7 +441,7 @@ def _field_context(given: BoardInput, sel: Selection) -> _FieldContext:
     for seat, h, css in owned:
         hidden.setdefault(h["cell"], []).append(_hidden(h, css))
         flower, state = FLOWER_WORDS[h["colour"]], STATUS_WORDS[h["status"]]
-        if seat == given.seat:
+        if seat == given.you:
             said = _("your hidden {flower} ({status})", flower=flower, status=state)
         else:
             said = _("{player}'s hidden {flower} ({status})", player=given.names[seat], flower=flower, status=state)
@@ -697,7 +697,7 @@ def _player(given: BoardInput, seat: int) -> Player:
     return Player(
         seat=seat,
         name=given.names[seat],
-        you=seat == given.seat,
+        you=seat == given.you,
         hearts=[True] * lives + [False] * max(0, start - lives),
         lives_words=_("{lives} of {start} lives", lives=lives, start=start)
         if lives <= start
@@ -787,7 +787,7 @@ def _outcome(given: BoardInput) -> Outcome | None:
     if not result:
         return None
     winner = result["winners"][0]  # the engine's results have one winner, never a draw
-    title = _("You win!") if winner == given.seat else _("{player} wins", player=_subject(given, winner))
+    title = _("You win!") if winner == given.you else _("{player} wins", player=_subject(given, winner))
     lives = ", ".join(f"{given.names[seat]} {count}" for seat, count in enumerate(given.view["lives"]))
     return Outcome(title=title, reason=REASON_WORDS.get(result["reason"], result["reason"]), lives=lives)
 

@@ -266,7 +266,8 @@ class Table:
 
     def __init__(self, given: BoardInput) -> None:
         self.view = given.view
-        self.viewer = given.seat
+        self.viewer = given.seat  # whose side the table is laid out from
+        self.you = given.you  # whom the words call "you" (a replay's reader may sit elsewhere, or nowhere)
         self.names = given.names
         self.select = given.select
         self.art = CardArt("lg")
@@ -280,14 +281,14 @@ class Table:
         """Whose a card is, before its words: "the Burn Lizzy's", "your", "Ann's"."""
         if source == BURN:
             return BURN_LIZZYS
-        return YOUR if source == self.viewer else owner(self.name(source))
+        return YOUR if source == self.you else owner(self.name(source))
 
     def owned(self, source: int | str, part: str) -> Msg:
         """The top card of a stack with whose it is: "Ann's red dots head"."""
         return owned_card(self.top(source, part), self.whose(source))
 
     def onto(self, seat: int) -> Msg:
-        return _("your Lizzy") if seat == self.viewer else _("{player}'s Lizzy", player=self.name(seat))
+        return _("your Lizzy") if seat == self.you else _("{player}'s Lizzy", player=self.name(seat))
 
     def top(self, source: int | str, part: str) -> str:
         stacks = self.view["burn"]["stacks"] if source == BURN else self.view["seats"][source]["stacks"]
@@ -373,7 +374,7 @@ def _move_control(table: Table, move: dict[str, Any]) -> tuple[Place | None, Con
         if kind == "move":
             short = _("Move to {player}", player=table.name(to))
         else:
-            short = _("Take for you") if to == table.viewer else _("Take for {player}", player=table.name(to))
+            short = _("Take for you") if to == table.you else _("Take for {player}", player=table.name(to))
         rest = _(": {card} onto {lizzy}{effect}", card=card, lizzy=table.onto(to), effect=effect)
     elif kind == "ghost_steal":
         short, rest = _("Steal"), _(" {card} into your pile{effect}", card=card, effect=effect)
@@ -538,7 +539,7 @@ def _double_hint(table: Table, picked: list[Place]) -> Msg:
 def _detail(table: Table, pending: dict[str, Any]) -> Msg | str:
     event = pending["event"]
     if pending["kind"] == "pass":
-        if pending["seat"] == table.viewer:
+        if pending["seat"] == table.you:
             return _(YOUR_PASS_DETAIL)
         return _(PASS_DETAIL, player=table.name(pending["seat"]))
     if event is None:
@@ -560,7 +561,7 @@ def _middle(table: Table, controls: Controls) -> Middle:
     loaned = None
     if view["loaned"]:
         seat = view["loaned"]["seat"]
-        if seat == table.viewer:
+        if seat == table.you:
             title, whose = _("Your loaned Lizzy"), _("Your loaned Lizzy's")
         else:
             title = _("{player}'s loaned Lizzy", player=table.name(seat))
@@ -625,7 +626,7 @@ def _draw(table: Table, last: dict[str, Any] | None) -> Draw | None:
 
 def _draw_text(table: Table, last: dict[str, Any]) -> Msg:
     seat = last["seat"]
-    mine = seat == table.viewer
+    mine = seat == table.you
     where = {
         "own": _("your own Lizzy") if mine else _("{player}'s own Lizzy", player=table.name(seat)),
         "burn": _("the Burn Lizzy"),
@@ -672,14 +673,14 @@ def _seat(table: Table, controls: Controls, seat: int, place: tuple[int, int]) -
     pending = view["pending"] or {}
     event = pending.get("event")
     result = view["result"]
-    whose = _("Your") if seat == table.viewer else owner(table.name(seat))
+    whose = _("Your") if seat == table.you else owner(table.name(seat))
     shows_team = view["phase"] in ("showdown", "over") and mine["team"]
     ghost = mine["ghost"]
     pile = _("{owner} face-down pile: {cards}", owner=whose, cards=_cards(mine["pile_size"]))
     return Seat(
         seat=seat,
         name=table.name(seat),
-        you=seat == table.viewer,
+        you=seat == table.you,
         row=place[0],
         column=place[1],
         ghost=ghost,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
-from games.engines.words import _, ngettext
+from games.engines.words import Msg, _, ngettext
 
 SUITS = {
     "S": ("♠", _("spades"), "black"),
@@ -122,7 +122,7 @@ def _square(given: BoardInput, cell: dict[str, Any], selected: str, moves: dict[
     card = card_face(cell["card"]) if cell.get("card") else None
     last = given.view.get("last_move") or {}
     is_last = name in (last.get("from"), last.get("to"))
-    label = _square_label(name, card, piece, given.seat, is_last)
+    label = _square_label(name, card, piece, given, is_last)
     css = " ".join(
         ["sq", f"sq-{cell['kind']}"]
         + (["selected"] if name == selected else [])
@@ -143,16 +143,22 @@ def _square(given: BoardInput, cell: dict[str, Any], selected: str, moves: dict[
     )
 
 
-def _square_label(name: str, card: CardFace | None, piece: dict | None, seat: int | None, is_last: bool) -> str:
+def _square_label(name: str, card: CardFace | None, piece: dict | None, given: BoardInput, is_last: bool) -> str:
     """ "b3: queen of hearts, your queen, last move", each part in the viewer's language."""
     label = _("{square}: {card}", square=name, card=card.label) if card else name
     if piece:
-        label = _(
-            "{text}, {more}", text=label, more=_("your queen") if piece["owner"] == seat else _("opponent's queen")
-        )
+        label = _("{text}, {more}", text=label, more=_queen_of(piece["owner"], given))
     if is_last:
         label = _("{text}, {more}", text=label, more=_("last move"))
     return label
+
+
+def _queen_of(owner: int, given: BoardInput) -> Msg:
+    """Whose queen, for the reader: theirs, their opponent's, or (a reader without a seat) the owner's by name."""
+    if given.you is None:
+        name = given.names[owner] if 0 <= owner < len(given.names) else str(owner + 1)
+        return _("{player}'s queen", player=name)
+    return _("your queen") if owner == given.you else _("opponent's queen")
 
 
 def _selectable(given: BoardInput, square: str) -> bool:
