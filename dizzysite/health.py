@@ -2,6 +2,8 @@
 
 200 when the database answers and the worker's and beat's heartbeats (dizzysite/heartbeat.py) are
 fresh; 503 otherwise, with the reasons. JSON, never cached, no session or login needed.
+`/healthz?web`: the database only, for a load balancer that should keep sending pages to a web
+process while the worker is down (a monitor still alerts on /healthz).
 """
 
 from __future__ import annotations
@@ -28,12 +30,13 @@ def database_problem() -> str | None:
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     problems = [p for p in [database_problem()] if p]
-    try:
-        problems += heartbeat_problems()
-        ages = heartbeat_ages()
-    except Exception as error:  # the cache itself is down: that is the answer, not a 500
-        problems.append(gettext("The cache does not answer: %(error)s") % {"error": error})
-        ages = {}
+    ages: dict[str, float | None] = {}
+    if "web" not in request.GET:
+        try:
+            problems += heartbeat_problems()
+            ages = heartbeat_ages()
+        except Exception as error:  # the cache itself is down: that is the answer, not a 500
+            problems.append(gettext("The cache does not answer: %(error)s") % {"error": error})
     body = {
         "status": "fail" if problems else "ok",
         "problems": problems,
