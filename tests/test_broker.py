@@ -3,7 +3,9 @@
 The stress test (bench/broker_stress.py): producer processes each publish thousands of messages while
 two consumer processes take them, on the transport the site uses for `filesystem://`. kombu's own
 transport fails it (a reader that comes between its `_put`'s create and write reads an empty file:
-celery/kombu#1551); measured in the README ("The embedded broker").
+celery/kombu#1551): `python bench/broker_stress.py --transport kombu` tore 401-672 of 6000 messages a
+run on a lightly loaded 2-core machine, but only 0-2 under heavy load, so no test asserts that it
+tears (README, "The embedded broker").
 """
 
 from __future__ import annotations
@@ -31,16 +33,6 @@ def test_stress_producers_and_two_consumers_lose_and_tear_nothing(tmp_path):
     assert result["undecodable"] == 0
     assert result["lost"] == 0
     assert result["received"] == result["distinct"] == PRODUCERS * MESSAGES_EACH  # none twice either
-
-
-def test_kombus_own_filesystem_transport_tears_messages_under_the_same_load(tmp_path):
-    """Why dizzysite/broker.py exists: the same stress on kombu's transport loses messages to empty
-    reads, each a JSONDecodeError that stops a worker (celery/kombu#1551). Measured 401-672 of 6000."""
-    result = stress(tmp_path / "broker", "kombu.transport.filesystem:Transport")
-    print(json.dumps({k: v for k, v in result.items() if k != "crashes"}), len(result["crashes"]))
-    assert result["crashes"]
-    assert {error.split(":")[0] for error in result["crashes"]} == {"JSONDecodeError"}
-    assert result["lost"] == len(result["crashes"])
 
 
 def test_a_message_is_never_visible_before_it_is_whole(tmp_path, monkeypatch):
