@@ -15,13 +15,13 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
+# The site, a worker and beat under a supervisor that restarts what exits and stops everything once
+# (dizzysite/supervise.py): RUN_ARGS="--bind 127.0.0.1:8001" and so on.
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_accounts
-	@echo "Emails are written to var/mail/. Stop everything with Ctrl-C."
-	@trap 'kill 0' INT TERM EXIT; \
-	$(VENV)/bin/celery -A dizzysite worker --beat --loglevel=INFO --concurrency=2 & \
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@echo "Emails are written to var/mail/. Health: http://127.0.0.1:8000/healthz. Stop everything with Ctrl-C."
+	exec $(PY) -m dizzysite.supervise $(RUN_ARGS)
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)

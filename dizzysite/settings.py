@@ -29,7 +29,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "dizzysite.apps.DizzyAdminConfig",  # django.contrib.admin, warning when the worker stops
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -207,6 +207,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "broker"
+    # kombu's filesystem transport with whole-file writes (dizzysite/broker.py; kombu's own lets a
+    # reader see an empty message and the worker die of it, celery/kombu#1551).
+    CELERY_BROKER_TRANSPORT = "dizzysite.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
@@ -220,6 +223,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     # Redis: a message a worker took but never acknowledged (it died) returns to the queue after this.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# The worker and beat write a heartbeat to the cache every few seconds (dizzysite/heartbeat.py):
+# /healthz answers 503 and the admin warns when one is older than HEARTBEAT_STALE_SECONDS.
+CELERY_BEAT_SCHEDULER = "dizzysite.heartbeat:HeartbeatScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 5  # beat wakes at least this often, so its heartbeat stays fresh
+HEARTBEAT_INTERVAL_SECONDS = env_int("HEARTBEAT_INTERVAL_SECONDS", 5)
+HEARTBEAT_STALE_SECONDS = env_int("HEARTBEAT_STALE_SECONDS", 60)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 60.0},
@@ -252,6 +261,7 @@ SESSION_COOKIE_SECURE = not DEBUG
 LANGUAGE_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer or monitor may probe /healthz over plain HTTP
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG

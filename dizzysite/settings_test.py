@@ -42,6 +42,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
+# The site's settings choose dizzysite.broker for their filesystem:// default; a transport named here
+# would win over any URL a test gives Celery (tests/integration/conftest.py points it at Redis).
+CELERY_BROKER_TRANSPORT = None
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
 ACCOUNT_RATE_LIMITS = False
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -2,7 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from dizzysite.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),  # for supervisors and load balancers (issue 30)
     path("admin/", admin.site.urls),
     # The words of our scripts in the page's language (locale/nl/LC_MESSAGES/djangojs.po).
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),

@@ -1,0 +1,25 @@
+"""The admin site, warning its staff when the worker or beat has stopped (issue 30)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext
+
+from dizzysite.heartbeat import heartbeat_problems
+
+
+class DizzyAdminSite(admin.AdminSite):
+    def each_context(self, request: HttpRequest) -> dict:
+        context = super().each_context(request)
+        user = getattr(request, "user", None)
+        context["heartbeat_problems"] = staff_heartbeat_problems() if user and user.is_active and user.is_staff else []
+        return context
+
+
+def staff_heartbeat_problems() -> list[str]:
+    """heartbeat_problems(), or that the cache does not answer: an admin page never fails for it."""
+    try:
+        return heartbeat_problems()
+    except Exception as error:
+        return [gettext("The cache does not answer: %(error)s") % {"error": error}]

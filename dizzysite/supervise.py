@@ -1,0 +1,167 @@
+"""`make run`'s supervisor (issue 30): the site, a Celery worker and beat, kept running, stopped once.
+
+    python -m dizzysite.supervise [--bind 127.0.0.1:8000] [--noreload] [--restart-delay 1]
+
+Each process runs in its own session, so a Ctrl-C or a SIGTERM to the terminal's process group reaches
+only this supervisor (and make). A process that exits while the supervisor is not stopping is started
+again after a delay, which doubles while it keeps dying within a minute of its start (at most 30 s),
+and the output says so. SIGINT, SIGTERM or SIGHUP stop everything once: each process's group gets one
+SIGTERM (the worker finishes its running tasks: a warm shutdown), and whatever is left after
+STOP_TIMEOUT_S gets SIGKILL; signals that come while stopping change nothing.
+
+The shell's `trap 'kill 0' INT TERM EXIT` that this replaces re-entered itself on a SIGTERM to the
+process group: the worker received SIGTERM again and again, printed "Warm shutdown" thousands of times
+and died of a RecursionError.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STOP_TIMEOUT_S = 20.0  # a warm shutdown waits for running tasks; a hard bot thinks about a second
+MAX_RESTART_DELAY_S = 30.0
+STEADY_S = 60.0  # a process that ran this long is healthy again: its restart delay starts over
+POLL_S = 0.2
+
+
+def say(message: str) -> None:
+    print(f"[make run] {message}", flush=True)
+
+
+def die_with_parent() -> None:
+    """In each child before exec (Linux): SIGTERM when the supervisor dies, even by SIGKILL."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+@dataclass
+class Child:
+    name: str
+    command: list[str]
+    process: subprocess.Popen | None = None
+    started_at: float = 0.0
+    delay_s: float = 1.0
+    restart_at: float | None = None  # when it is to be started again, after it exited
+    starts: int = field(default=0)
+    # SIGTERM to the whole group (runserver: its reloader and the server), or to the process alone
+    # (the worker: it stops its pool processes itself once their tasks are done, a warm shutdown).
+    stop_group: bool = False
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, cwd=ROOT, start_new_session=True, preexec_fn=die_with_parent)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+        self.starts += 1
+        again = " again" if self.starts > 1 else ""
+        say(f"{self.name} started{again} (pid {self.process.pid})")
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def ask_to_stop(self) -> None:
+        if self.stop_group:
+            self.signal_group(signal.SIGTERM)
+        elif self.process is not None:
+            self.process.send_signal(signal.SIGTERM)
+
+    def signal_group(self, sig: int) -> None:
+        """`sig` to the child's whole group (the worker's pool processes, runserver's reloader child)."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+class Supervisor:
+    def __init__(self, children: list[Child], restart_delay_s: float) -> None:
+        self.children = children
+        self.restart_delay_s = restart_delay_s
+        self.stop_signal: int | None = None
+
+    def ask_to_stop(self, signum: int, frame: object) -> None:
+        # Only a flag: the main loop stops everything once, however many signals come.
+        if self.stop_signal is None:
+            self.stop_signal = signum
+
+    def run(self) -> int:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, self.ask_to_stop)
+        for child in self.children:
+            child.delay_s = self.restart_delay_s
+            child.start()
+        while self.stop_signal is None:
+            self.look_after_children()
+            time.sleep(POLL_S)
+        return self.stop()
+
+    def look_after_children(self) -> None:
+        now = time.monotonic()
+        for child in self.children:
+            if child.restart_at is not None:
+                if now >= child.restart_at:
+                    child.start()
+                continue
+            if child.running():
+                if now - child.started_at > STEADY_S:
+                    child.delay_s = self.restart_delay_s
+                continue
+            code = child.process.returncode if child.process else None
+            child.signal_group(signal.SIGKILL)  # its pool processes, if any outlived it
+            say(f"{child.name} exited (code {code}); starting it again in {child.delay_s:g} s")
+            child.restart_at = now + child.delay_s
+            if now - child.started_at < STEADY_S:
+                child.delay_s = min(child.delay_s * 2, MAX_RESTART_DELAY_S)
+
+    def stop(self) -> int:
+        say(f"stopping everything ({signal.Signals(self.stop_signal).name})")
+        for child in self.children:
+            if child.running():
+                child.ask_to_stop()
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while any(child.running() for child in self.children) and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+        for child in self.children:
+            if child.running():
+                say(f"{child.name} did not stop within {STOP_TIMEOUT_S:g} s: killing it")
+            child.signal_group(signal.SIGKILL)  # leftovers of the group too
+            if child.process is not None:
+                child.process.wait()
+        say("stopped")
+        return 0
+
+
+def children_for(bind: str, noreload: bool, concurrency: int) -> list[Child]:
+    python = sys.executable
+    web = [python, "manage.py", "runserver", bind] + (["--noreload"] if noreload else [])
+    celery = [python, "-m", "celery", "-A", "dizzysite"]
+    return [
+        Child("web", web, stop_group=True),
+        Child("worker", celery + ["worker", "--loglevel=INFO", f"--concurrency={concurrency}"]),
+        Child("beat", celery + ["beat", "--loglevel=INFO"]),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bind", default="127.0.0.1:8000", help="runserver's address and port")
+    parser.add_argument("--noreload", action="store_true", help="runserver without its autoreloader")
+    parser.add_argument("--concurrency", type=int, default=2, help="the worker's processes")
+    parser.add_argument("--restart-delay", type=float, default=1.0, help="seconds before a first restart")
+    args = parser.parse_args(argv)
+    supervisor = Supervisor(children_for(args.bind, args.noreload, args.concurrency), args.restart_delay)
+    return supervisor.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
