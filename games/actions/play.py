@@ -29,7 +29,7 @@ from games.actions.common import (
     lock_match,
     save_board_change,
 )
-from games.engines.base import Engine, IllegalMove
+from games.engines.base import Engine, IllegalMove, Result
 from games.engines.registry import get_spec
 from games.i18n import tr
 from games.models import HISTORY_TAIL, Match, Move, Seat, fill_names, seat_names
@@ -108,7 +108,10 @@ def record_move(
     state: dict[str, Any],
     entries: list[dict[str, Any]],
     by_bot: bool,
+    ended: Result | None = None,
 ) -> None:
+    """Store one step of the log and what follows from it; `ended`: an end the site applies (a
+    resignation, ruling SITE-RESIGN) where the engine's state has none."""
     old_key, new_key = engine.turn_key(match.state), engine.turn_key(state)
     match.version += 1
     match.state = state
@@ -126,6 +129,7 @@ def record_move(
         mover_new_turn=new_key is None or new_key != old_key,
         mover_by_bot=by_bot,
         mover_extra_seconds=extra if kind == Move.Kind.MOVE else 0,
+        ended=ended,
     )
 
 
@@ -136,12 +140,13 @@ def after_state_change(
     mover_new_turn: bool = False,
     mover_by_bot: bool = False,
     mover_extra_seconds: int = 0,
+    ended: Result | None = None,
 ) -> None:
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
     Called with the match row locked, after every change of state."""
     to_act = set(engine.to_act(match.state))
-    result = engine.result(match.state)
+    result = ended or engine.result(match.state)
     now = timezone.now()
     seats = _seats_with_users(match)
     newly_to_act = []

@@ -27,9 +27,23 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   const board = document.getElementById("board");
   if (board && board.contains(document.activeElement) && document.activeElement !== document.body) boardHadFocus = true;
 });
+// A control of the board that loses the focus to nothing (disabled while its move is sent, or swapped
+// out by a poll that came first) leaves it on the page's body: the next board swap brings it back
+// (issue 27: in Flower Field the focus once fell to the body after a move).
+let focusLostFromBoard = false;
+document.addEventListener("focusout", (event) => {
+  const board = document.getElementById("board");
+  if (board && event.target !== board && board.contains(event.target) && !event.relatedTarget) focusLostFromBoard = true;
+});
+document.addEventListener("focusin", () => {
+  focusLostFromBoard = false;
+});
 document.addEventListener("htmx:afterSettle", (event) => {
-  if (!boardHadFocus || !event.detail.target || event.detail.target.id !== "board") return;
+  if (!event.detail.target || event.detail.target.id !== "board") return;
+  const onBody = !document.activeElement || document.activeElement === document.body;
+  if (!boardHadFocus && !(focusLostFromBoard && onBody)) return;
   boardHadFocus = false;
+  focusLostFromBoard = false;
   const board = document.getElementById("board");
   if (!board) return;
   const next =
