@@ -77,3 +77,31 @@ def test_every_board_is_axe_clean_in_its_states_and_keeps_the_focus(game, browse
     page.screenshot(path=str(ARTIFACTS / f"axe-{game}.png"), full_page=True)
     assert {state: v for state, v in found.items() if v} == {}
     assert len(found) >= 2, f"{game}: no step of a move was offered by keyboard"
+
+
+def test_the_tab_title_says_your_turn_once_and_no_more_after_the_move(browser, live_server, make_user):
+    """Issue 27: the server's title and clock.js both added "Your turn", and it stayed after the move."""
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_match(alice, [bob], "solitaire-chess", options={"advantage": "0"})  # alice chooses the order
+    page = page_as(browser, live_server, alice)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_selector("#turn-count[data-count]")  # the count's own swap has run its handlers too
+    assert page.title().count("Your turn") == 1, page.title()
+    page.locator("#board button[name=move][value*='false']").click()  # bob places and moves first
+    page.wait_for_selector("#board .turn-banner:not(.mine)")
+    page.wait_for_function("() => !document.title.includes('Your turn')", timeout=5000)
+    assert f"#{match.pk}" in page.title()
+
+
+def test_the_settings_links_are_targets_of_24px(browser, live_server, make_user):
+    """Issue 27: the account links on the settings page were 19 px tall (WCAG 2.5.8 asks 24)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = page_as(browser, live_server, make_user("alice"))
+    page.goto(f"{live_server.url}/settings/")
+    heights = page.evaluate(
+        "() => [...document.querySelectorAll('.link-list a')].map(a => a.getBoundingClientRect().height)"
+    )
+    assert len(heights) == 4 and min(heights) >= 24, heights
+    violations = Axe().run(page, options={"runOnly": ["target-size"]}).response["violations"]
+    assert violations == []
