@@ -105,3 +105,36 @@ def test_the_settings_links_are_targets_of_24px(browser, live_server, make_user)
     assert len(heights) == 4 and min(heights) >= 24, heights
     violations = Axe().run(page, options={"runOnly": ["target-size"]}).response["violations"]
     assert violations == []
+
+
+def test_a_board_control_that_lost_the_focus_gets_it_back_at_the_next_redraw(browser, live_server, make_user):
+    """Issue 27: in Flower Field the focus once fell to the page's body after a move. However a board
+    control loses the focus to the body (a browser that blurs a control disabled while its move is
+    sent, a redraw that came first), the next redraw of the board brings it back; a click elsewhere
+    on the page does not (the player chose to leave)."""
+    from moderation.actions import post_chat
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_match(alice, [bob], "doubting-flower-field", options={"advantage": "0"})  # alice chooses
+    page = page_as(browser, live_server, alice)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_selector("#turn-count[data-count]")  # the header's own swaps are done
+    page.wait_for_selector("#inbox-bell[data-count]")
+    page.locator("#board .move-form button[name=move]").first.focus()
+    page.evaluate("() => document.activeElement.blur()")  # to the body, no click anywhere
+    assert page.evaluate("() => document.activeElement === document.body")
+    page.evaluate(
+        "() => { window.swapped = false; document.addEventListener('htmx:afterSettle', "
+        "(e) => { if (e.detail.target.id === 'board') window.swapped = true; }); }"
+    )
+    post_chat(match.pk, bob, "your move")  # the board changed: the next poll redraws it
+    page.evaluate("() => window.htmx.trigger(document.getElementById('board'), 'poll')")
+    page.wait_for_function("() => window.swapped")
+    assert focus_is_on_the_board(page)
+    page.locator("#notes-help").click()  # the player clicks elsewhere: the focus is theirs to move
+    assert not focus_is_on_the_board(page)
+    page.evaluate("() => { window.swapped = false; }")
+    post_chat(match.pk, bob, "still there?")
+    page.evaluate("() => window.htmx.trigger(document.getElementById('board'), 'poll')")
+    page.wait_for_function("() => window.swapped")
+    assert not focus_is_on_the_board(page), "a redraw took the focus back from where the player put it"
