@@ -204,7 +204,9 @@ def _end_own_part(request: HttpRequest, match_id: int, what: str) -> HttpRespons
             return redirect("match", match_id)
     pv = player_view(match, request.user)
     allowed = pv.can_abort if what == "abort" else pv.can_resign
-    if not allowed and not error:
+    if not allowed and not error and not any(s.user_id == request.user.pk and s.accepted for s in match.seats.all()):
+        error, status = _("You have no seat in this match."), 403
+    elif not allowed and not error:
         error, status = _("You cannot do that in this match now."), 409
     context = {"pv": pv, "what": what, "allowed": allowed and status < 400, "error": error}
     return render(request, "games/end_own_part.html", context, status=status, using="jinja2")

@@ -138,3 +138,13 @@ def test_a_board_control_that_lost_the_focus_gets_it_back_at_the_next_redraw(bro
     page.evaluate("() => window.htmx.trigger(document.getElementById('board'), 'poll')")
     page.wait_for_function("() => window.swapped")
     assert not focus_is_on_the_board(page), "a redraw took the focus back from where the player put it"
+
+
+@pytest.mark.parametrize("what", ["resign", "abort"])
+def test_the_confirmation_pages_of_resign_and_abort_are_axe_clean(what, browser, live_server, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_match(alice, [bob], "solitaire-chess")
+    page = page_as(browser, live_server, alice, width=390)
+    page.goto(f"{live_server.url}/matches/{match.pk}/{what}/")
+    assert page.locator("form[method=post] button[type=submit]").count() == 1
+    assert serious_violations(page) == []

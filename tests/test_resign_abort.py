@@ -238,6 +238,7 @@ def test_no_abort_once_every_seat_has_moved(game, make_user, client_for):
 
 def test_outsiders_and_bot_accounts_cannot_abort_or_resign_on_the_board(alice, bob, carol, make_user, client_for):
     match = start_match(alice, [bob])
+    assert client_for(carol).get(f"/matches/{match.pk}/resign/").status_code == 403
     assert client_for(carol).post(f"/matches/{match.pk}/abort/").status_code == 403
     assert client_for(carol).post(f"/matches/{match.pk}/resign/").status_code == 403
     anonymous = Client().post(f"/matches/{match.pk}/resign/")
