@@ -198,6 +198,30 @@ def _turn_error(error: actions.ActionError, match_id: int, user) -> actions.Acti
     return error
 
 
+@api.post(
+    "/matches/{match_id}/resign",
+    response={200: PlayerViewOut, **ERRORS},
+    summary="Resign my seat (ruling SITE-RESIGN): a game of two ends and the other player wins; in a bigger "
+    "game a bot plays my seat to the end and I am ranked last. 403 without a seat, 409 if not in play",
+)
+def resign(request: HttpRequest, match_id: MatchId):
+    _match(match_id)
+    actions.do_resign(match_id, request.auth)
+    return view_for(_match(match_id), request.auth)
+
+
+@api.post(
+    "/matches/{match_id}/abort",
+    response={200: PlayerViewOut, **ERRORS},
+    summary="Abort the match before every seat has made its first move (ruling SITE-ABORT): no result, not "
+    "rated. 403 without a seat, 409 once every seat has moved or the match is not in play",
+)
+def abort(request: HttpRequest, match_id: MatchId):
+    _match(match_id)
+    actions.do_player_abort(match_id, request.auth)
+    return view_for(_match(match_id), request.auth)
+
+
 @api.get(
     "/matches/{match_id}/events",
     response={200: Events, **ERRORS},

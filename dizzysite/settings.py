@@ -57,6 +57,7 @@ MIDDLEWARE = [
     # Pages compressed by the app, so the site is small without a proxy's help (static files are
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
     "django.middleware.gzip.GZipMiddleware",
+    "games.middleware.private_cache_middleware",  # issue 27: before sessions, to see their Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the language cookie (set by the switch), else Accept-Language, else English;
     # accounts.middleware.UserLanguageMiddleware then applies a member's own setting.

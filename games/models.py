@@ -144,6 +144,9 @@ class Seat(models.Model):
     reserve_left = models.PositiveIntegerField(default=0)
     # ruling ALL-4: after three timeouts in a row a bot takes the seat for good; user stays for the record.
     handed_to_bot = models.BooleanField(default=False)
+    # ruling SITE-RESIGN: the player resigned; a bot plays the seat on (games of three and more) and the
+    # player is ranked last whatever it does.
+    resigned = models.BooleanField(default=False)
     # The clock of the seat's current turn (None when not to act, or paused by a vacation).
     turn_started = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
@@ -176,6 +179,8 @@ class Seat(models.Model):
 
     @property
     def public_name(self) -> str:
+        if self.resigned and self.user_id:  # a bot plays the seat on, but the seat stays its player's
+            return self.user.public_name
         if self.bot_level:
             return f"{self.get_bot_level_display()} #{self.number + 1}"
         if self.user_id is None:
@@ -184,11 +189,13 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """One applied decision, in order. kind "timeout" replays as Engine.apply_timeout."""
+    """One applied decision, in order. kind "timeout" replays as Engine.apply_timeout; kind "resign"
+    (ruling SITE-RESIGN) leaves the state as it is: the site applies that end, not the engine."""
 
     class Kind(models.TextChoices):
         MOVE = "move", "Move"
         TIMEOUT = "timeout", "Timed out"
+        RESIGN = "resign", "Resigned"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()  # the match version this move produced
@@ -222,3 +229,23 @@ def texts_for(log: list[dict[str, Any]], seat: int | None, everything: bool) -> 
 def _audience_has(entry: dict[str, Any], seat: int | None) -> bool:
     audience = entry.get("audience", "all")
     return audience == "all" or (seat is not None and seat in audience)
+
+
+class Note(models.Model):
+    """A player's private notes on a match (seed 003: "you may take and use notes").
+
+    Only its writer ever reads it: no other viewer's page, API view, record or email holds it (the
+    hidden-information audit checks). It stays with the match after the end."""
+
+    MAX_LENGTH = 10000
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="one_note_per_player")]
+
+    def __str__(self) -> str:
+        return f"notes of user {self.user_id} on match {self.match_id}"

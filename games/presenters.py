@@ -19,7 +19,7 @@ from games import clock
 from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
-from games.reads import engine_of, seat_of
+from games.reads import can_abort, engine_of, seat_of
 from moderation.models import ChatMessage
 from ratings.presenters import rating_changes
 
@@ -40,6 +40,7 @@ class SeatInfo:
     reserve: str = ""  # in words
     on_vacation: bool = False
     handed_to_bot: bool = False
+    resigned: bool = False  # ruling SITE-RESIGN
 
 
 @dataclass
@@ -80,6 +81,8 @@ class PlayerView:
     chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat
     can_chat: bool = False
     rating_changes: list[Any] = field(default_factory=list)  # a finished match's, per seat (ratings app)
+    can_resign: bool = False  # ruling SITE-RESIGN: the viewer plays a seat of this running match
+    can_abort: bool = False  # ruling SITE-ABORT: ... and not every seat has made its first move
 
 
 def match_info(match: Match, names: dict[str, str]) -> MatchInfo:
@@ -139,6 +142,8 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
         info.board = board_context(match.game, info, params or {})
     if match.status == Match.Status.FINISHED:
         info.rating_changes = rating_changes(match)
+    info.can_resign = viewer_seat is not None and match.status == Match.Status.ACTIVE
+    info.can_abort = info.can_resign and can_abort(match, seats)
     if match.status == Match.Status.OPEN and user.is_authenticated:
         info.lobby = lobby_choices(match, engine, seats, user)
     is_player = user.is_authenticated and any(s.user_id == user.pk and s.accepted for s in seats)
@@ -161,12 +166,13 @@ def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[Sea
             invited=s.user_id is not None and not s.accepted,
             to_act=s.to_act,
             is_viewer=s.number == viewer,
-            won=s.number in winners,
+            won=s.number in winners and not s.resigned,
             deadline=s.deadline,
             time_left=clock.in_words((s.deadline - now).total_seconds()) if s.deadline else "",
             reserve=_reserve_words(s.reserve_left, match.period_seconds) if match.reserve_periods else "",
             on_vacation=bool(s.user_id and s.user.vacation_started and match.time_preset != "live"),
             handed_to_bot=s.handed_to_bot,
+            resigned=s.resigned,
         )
         for s in seats
     ]

@@ -9,14 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import actions
 from games.clock import is_live
@@ -25,6 +25,7 @@ from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.models import GAME_NAMES, Match, Seat
 from games.presence import mark_watching
 from games.presenters import player_view
+from games.reads import note_text
 
 
 def _match_queryset():
@@ -147,8 +148,11 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
 
 
 def _render_match(request: HttpRequest, match: Match, error: str = "", status: int = 200) -> HttpResponse:
-    template = "games/_board.html" if request.htmx else "games/match.html"
-    return render(request, template, match_context(request, match, error), status=status, using="jinja2")
+    if request.htmx:
+        return render(request, "games/_board.html", match_context(request, match, error), status=status, using="jinja2")
+    # The whole page adds the viewer's own notes (outside the board, so that no poll redraws them).
+    context = {**match_context(request, match, error), "notes": note_text(match, request.user)}
+    return render(request, "games/match.html", context, status=status, using="jinja2")
 
 
 def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error: str = "") -> HttpResponse:
@@ -176,6 +180,66 @@ def move(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.htmx:
         return _render_match(request, match)  # the seats came with the move (fresh, in its transaction)
     return redirect("match", match_id)
+
+
+END_OWN_PART = {"resign": actions.do_resign, "abort": actions.do_player_abort}
+
+
+def _end_own_part(request: HttpRequest, match_id: int, what: str) -> HttpResponse:
+    """Resign or abort (rulings SITE-RESIGN, SITE-ABORT): GET asks to confirm, only POST does it."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse(what, args=[match_id]))
+    match = _get_match(match_id)
+    error, status = "", 200
+    if request.user.is_bot:  # issue 18: a bot account plays through the API only
+        error, status = _("A bot account plays through the API only."), 403
+    elif request.method == "POST":
+        try:
+            END_OWN_PART[what](match_id, request.user)
+        except actions.ActionError as refused:
+            error, status = str(refused), refused.status
+            match = _get_match(match_id)
+        else:
+            messages.success(request, _("You resigned.") if what == "resign" else _("The match is aborted."))
+            return redirect("match", match_id)
+    pv = player_view(match, request.user)
+    allowed = pv.can_abort if what == "abort" else pv.can_resign
+    if not allowed and not error and not any(s.user_id == request.user.pk and s.accepted for s in match.seats.all()):
+        error, status = _("You have no seat in this match."), 403
+    elif not allowed and not error:
+        error, status = _("You cannot do that in this match now."), 409
+    context = {"pv": pv, "what": what, "allowed": allowed and status < 400, "error": error}
+    return render(request, "games/end_own_part.html", context, status=status, using="jinja2")
+
+
+@require_http_methods(["GET", "POST"])
+def resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _end_own_part(request, match_id, "resign")
+
+
+@require_http_methods(["GET", "POST"])
+def abort(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _end_own_part(request, match_id, "abort")
+
+
+@require_POST
+def save_notes(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The player's private notes: the board's script saves as they type (JSON back), a plain form
+    with its Save button comes back to the board."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("match", args=[match_id]))
+    get_object_or_404(Match.objects.only("pk"), pk=match_id)
+    by_script = "application/json" in request.headers.get("Accept", "")
+    try:
+        note = actions.do_save_note(match_id, request.user, request.POST.get("text", ""))
+    except actions.ActionError as error:
+        if by_script:
+            return JsonResponse({"detail": str(error)}, status=error.status)
+        return _render_match(request, _get_match(match_id), str(error), error.status)
+    if by_script:
+        return JsonResponse({"saved": note.updated.isoformat()})
+    messages.success(request, _("Your notes are saved."))
+    return redirect(reverse("match", args=[match_id]) + "#notes")
 
 
 def _lobby_action(request: HttpRequest, match_id: int, action, success: str) -> HttpResponse:

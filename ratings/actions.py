@@ -28,18 +28,29 @@ def pool_of(seats: list[Seat]) -> str:
     return Pool.BOTS if any(seat.user_id is None for seat in seats) else Pool.PEOPLE
 
 
-def outcome_of(result: dict[str, Any], seat: int) -> str:
+def outcome_of(result: dict[str, Any], seat: int, resigned: frozenset[int] = frozenset()) -> str:
+    if seat in resigned:  # ruling SITE-RESIGN: lost, whatever the bot that played the seat on did
+        return RatingChange.Outcome.LOST
     winners = set(result.get("winners") or [])
     if result.get("draw") or not winners:
         return RatingChange.Outcome.DRAWN
     return RatingChange.Outcome.WON if seat in winners else RatingChange.Outcome.LOST
 
 
-def teams_and_ranks(game: str, result: dict[str, Any], numbers: list[int]) -> tuple[list[list[int]], list[int]]:
+def teams_and_ranks(
+    game: str, result: dict[str, Any], numbers: list[int], resigned: frozenset[int] = frozenset()
+) -> tuple[list[list[int]], list[int]]:
     """OpenSkill's teams (lists of seat numbers) and ranks (1 is best, equal ranks tie).
 
     Winners rank 1 and everyone else 2 (the results record no finer order); a draw ties everyone.
-    In a team game the two sides are two teams, otherwise every seat plays for itself."""
+    In a team game the two sides are two teams, otherwise every seat plays for itself. Seats whose
+    players resigned (ruling SITE-RESIGN) rank last, below everyone, whatever the bot did with them."""
+    if resigned:
+        kept = [n for n in numbers if n not in resigned]
+        kept_result = {**result, "winners": [n for n in result.get("winners") or [] if n not in resigned]}
+        teams, ranks = teams_and_ranks(game, kept_result, kept) if kept else ([], [])
+        last = max(ranks, default=0) + 1
+        return [*teams, *([n] for n in sorted(resigned))], [*ranks, *[last] * len(resigned)]
     winners = set(result.get("winners") or [])
     if result.get("draw") or not winners:
         return [[n] for n in numbers], [1] * len(numbers)
@@ -74,7 +85,8 @@ def do_rate_finished_match(match: Match) -> list[RatingChange]:
     seats = list(Seat.objects.filter(match=match).order_by("number"))
     ratings = _ratings_locked(match.game, pool_of(seats), seats)
     numbers = [seat.number for seat in seats]
-    teams, ranks = teams_and_ranks(match.game, match.result, numbers)
+    resigned = frozenset(seat.number for seat in seats if seat.resigned)
+    teams, ranks = teams_and_ranks(match.game, match.result, numbers, resigned)
     before = {n: (ratings[n].mu, ratings[n].sigma) for n in numbers}
     rated = MODEL.rate(
         [[MODEL.rating(mu=before[n][0], sigma=before[n][1]) for n in team] for team in teams], ranks=ranks
@@ -96,7 +108,7 @@ def do_rate_finished_match(match: Match) -> list[RatingChange]:
                 match=match,
                 seat=number,
                 rating=rating,
-                outcome=outcome_of(match.result, number),
+                outcome=outcome_of(match.result, number, resigned),
                 mu_before=mu_before,
                 sigma_before=sigma_before,
                 mu_after=rating.mu,

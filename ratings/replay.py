@@ -34,6 +34,8 @@ def positions(
     for kind, seat, payload in steps:
         if kind == Move.Kind.TIMEOUT:
             state, _ = engine.apply_timeout(state, seat)
+        elif kind == Move.Kind.RESIGN:  # the site's end or hand-over (ruling SITE-RESIGN): the state stays
+            pass
         else:
             state, _ = engine.apply(state, seat, payload)
         yield state

@@ -56,3 +56,12 @@ def time_out(match: Match) -> list[str]:
     """Run out of time now, through the deadline sweep's own action (what beat runs every minute)."""
     make_late(match)
     return actions.do_deadlines(match.pk, Match.objects.get(pk=match.pk).version)
+
+
+def play_first_move(match: Match) -> Match:
+    """The seat to act plays a legal move: a person has moved, so a later timeout is the game's
+    consequence, not the abort of a match whose first player never moved (ruling SITE-ABORT)."""
+    seat = user_to_act(match)
+    actions.do_move(match.pk, seat.user, match.version, first_legal(match, seat.number))
+    match.refresh_from_db()
+    return match

@@ -116,7 +116,8 @@ def test_a_stored_log_entry_reads_in_the_language_of_whoever_reads_it(alice, bob
 @pytest.mark.django_db
 def test_how_a_match_ended_is_kept_as_words_and_read_in_each_readers_language(alice, bob, client_for):
     match = start_match(alice, [bob], game=GAME, options={"advantage": "0"})
-    time_out(match)  # alice, to choose the order, runs out of time
+    actions.do_move(match.pk, alice, 0, {"type": "order", "go": "first"})  # a person moved: SITE-ABORT is past
+    time_out(match)  # both are to hide their flowers; alice, the first seat, runs out of time first
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.end_reason == "lost on time"
     assert match.end_reason_words == {"msg": "lost on time", "args": {}}

@@ -18,6 +18,7 @@ from games.engines.registry import get_engine, get_spec
 from games.models import Match, Move
 from games.tasks import enforce_deadline, sweep_deadlines
 from notifications.models import Kind, Notification
+from tests.helpers import play_first_move
 from tests.test_accessibility import browser, page_as  # noqa: F401 (the browser fixture)
 
 pytestmark = pytest.mark.django_db
@@ -91,6 +92,7 @@ def test_the_task_starts_a_reserve_period_then_applies_the_consequence_once(alic
     with time_machine.travel(START, tick=False) as traveller:
         with queued:
             match = start(alice, bob, options={"ruleset": "death"})
+            match = play_first_move(match)  # a person moved: the time-out is scored (ruling SITE-ABORT)
         late = to_act(match)
         match.seats.update(reserve_left=1)
         first = late.deadline
@@ -104,7 +106,7 @@ def test_the_task_starts_a_reserve_period_then_applies_the_consequence_once(alic
         second = first + timedelta(minutes=1)
         assert late.reserve_left == 0 and late.deadline == second and match.deadline == second
         assert match.revision > revision  # the board's polls see the new deadline
-        assert match.status == Match.Status.ACTIVE and match.version == 0
+        assert match.status == Match.Status.ACTIVE and match.version == 1
         assert queued.calls == [(match.pk, second.isoformat(), second)]  # the next one at its second
         assert enforce_deadline(match.pk, first.isoformat()) == []  # run twice: the deadline has moved
         traveller.move_to(second + timedelta(milliseconds=300))

@@ -20,7 +20,7 @@ from games.tasks import sweep_deadlines
 from notifications.emails import build_email
 from notifications.models import Kind, Notification
 from notifications.tasks import email_context
-from tests.helpers import start_match
+from tests.helpers import play_first_move, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -131,8 +131,8 @@ def test_the_result_email_of_an_adjudicated_match_shows_what_was_hidden(alice, b
 
 def test_a_match_lost_on_time_makes_everything_public(alice, bob, carol):
     """Doubting Flower Field: a late player loses (its seed); the hidden flowers are then shown."""
-    match = start_match(alice, [bob], game="doubting-flower-field")
-    late = match.seats.get(to_act=True)
+    match = play_first_move(start_match(alice, [bob], game="doubting-flower-field"))  # scored, not aborted
+    late = match.seats.filter(to_act=True).first()  # both hide their flowers now: one of them is late
     past = timezone.now() - timedelta(minutes=1)
     match.seats.update(reserve_left=0)
     match.seats.filter(pk=late.pk).update(deadline=past)

@@ -141,7 +141,10 @@ def test_the_site_is_installable_and_offers_notifications_only_after_a_move(
         page.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
         prompt = page.get_by_role("region", name="Notifications")
         prompt.wait_for()
-        assert "when it is your turn again" in prompt.inner_text()
+        # The question is a live region, filled once it is in the page: screen readers announce it (issue 27).
+        question = prompt.get_by_role("status").filter(has_text="when it is your turn again")
+        question.wait_for()
+        assert question.get_attribute("aria-live") == "polite"
         assert serious_violations(page) == []
         prompt.get_by_role("button", name="Not now").click()
         assert page.locator("#push-prompt").count() == 0

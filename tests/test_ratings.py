@@ -15,7 +15,7 @@ from games.models import Match
 from moderation import actions as moderation
 from ratings.actions import do_rate_finished_match, teams_and_ranks
 from ratings.models import PROVISIONAL_SIGMA, START_MU, Pool, Rating, RatingChange
-from tests.helpers import make_late, start_match, time_out
+from tests.helpers import make_late, play_first_move, start_match, time_out
 from tests.test_lobby import create_page_data
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +132,7 @@ def test_moderator_adjudication_rates(alice, bob, make_user):
 
 
 def test_time_out_ends_and_rates(alice, bob):
-    match = start_match(alice, [bob])  # Death Match: running out of time loses (SC-7)
+    match = play_first_move(start_match(alice, [bob]))  # Death Match: running out of time loses (SC-7)
     late = get_engine(match.game).to_act(match.state)[0]
     time_out(match)
     match.refresh_from_db()
@@ -202,9 +202,9 @@ def _require_postgres() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_concurrent_end_rates_exactly_once(alice, bob):
     _require_postgres()
-    match = start_match(alice, [bob])
+    match = play_first_move(start_match(alice, [bob]))  # a person moved: the time-out is scored
     make_late(match)  # the sweep's time-out races the adjudications
-    calls = [lambda: actions.do_deadlines(match.pk, 0) or None for _ in range(3)]
+    calls = [lambda: actions.do_deadlines(match.pk, 1) or None for _ in range(3)]
     calls += [lambda: actions.do_adjudicate(match.pk, [0], "race") for _ in range(3)]
     outcomes = _race(calls)
     assert outcomes.count("done") == 1, outcomes

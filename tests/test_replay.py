@@ -62,9 +62,9 @@ def test_the_admin_replay_rebuilds_the_stored_state(slug, alice, staff_client, d
 
 def test_the_admin_replay_includes_timeouts(alice, bob, staff_client):
     """A Final Match timeout (SC-7) applied by the deadline sweep replays as the engine's timeout."""
-    from tests.helpers import start_match
+    from tests.helpers import play_first_move, start_match
 
-    match = start_match(alice, [bob], options={"ruleset": "final"})
+    match = play_first_move(start_match(alice, [bob], options={"ruleset": "final"}))  # scored, not aborted
     late = match.seats.get(to_act=True)
     past = timezone.now() - timedelta(minutes=1)
     match.seats.update(reserve_left=0)

@@ -89,6 +89,7 @@ def test_death_match_is_lost_on_time_exactly_once(alice, bob):
     """Ruling SC-7: running out of time loses the Death Match; the sweep run twice changes nothing more."""
     with time_machine.travel(START, tick=False) as traveller:
         match = start_match(alice, [bob], options={"ruleset": "death"})
+        play_one(match)  # a person has moved: the time-out is scored, not an abort (ruling SITE-ABORT)
         late = mover_of(match)
         traveller.move_to(START + timedelta(days=7))
         assert sweep_deadlines() == 1
@@ -147,6 +148,7 @@ def test_late_turns_are_played_by_a_bot_and_the_third_hands_it_the_seat(
     with time_machine.travel(START, tick=False) as traveller:
         match = start_with_seed(monkeypatch, seed, users[0], users[1:], game)
         late = mover_of(match)
+        play_one(match)  # the late seat's own first decision: its time-outs are ALL-4's, not SITE-ABORT's
         for round_number in range(1, 4):
             play_until_seat_to_act(match, late.number)
             key, version = engine.turn_key(match.state), match.version
@@ -172,6 +174,7 @@ def test_a_move_of_ones_own_resets_the_timeout_count(alice, bob, monkeypatch):
     with time_machine.travel(START, tick=False) as traveller:
         match = start_with_seed(monkeypatch, 3, alice, [bob], "dizzy-duo-battle")
         late = mover_of(match)
+        play_one(match)  # a person has moved (ruling SITE-ABORT aborts a match whose first player never moves)
         traveller.shift(timedelta(days=7))
         sweep_deadlines()
         late.refresh_from_db()
@@ -302,10 +305,12 @@ def test_a_lost_bot_task_is_asked_again_by_the_sweep_not_timed_out(alice, django
 
 
 def test_doubting_flower_field_is_lost_on_time_from_the_first_decision(alice, bob):
-    """Issue: slow play. A Flower Field player whose time runs out loses the match."""
+    """Issue: slow play. A Flower Field player whose time runs out loses the match, from their first
+    decision on once a person has moved (before that, ruling SITE-ABORT aborts the match)."""
     with time_machine.travel(START, tick=False) as traveller:
         match = start_match(alice, [bob], game="doubting-flower-field")
-        late = mover_of(match)
+        play_one(match)  # the order; both hide their flowers next, and the first seat's time-out is applied first
+        late = match.seats.filter(to_act=True).first()
         traveller.move_to(START + timedelta(days=7))
         assert sweep_deadlines() == 1
         match.refresh_from_db()

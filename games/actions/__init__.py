@@ -1,7 +1,8 @@
 """Changes to a match's play, seats and clocks: check, then do, in one transaction with the match
 row locked. Views, tasks and moderators' actions call these; one module per domain (as zulip's
 zerver/actions/): common (errors, the row lock, saving a board change), lobby, play, clocks,
-deadlines, vacation, bots and moderation. What reads need (engine_of, seat_of) is in games/reads.py.
+deadlines, vacation, bots, moderation, resign (resigning and a player's abort) and notes. What
+reads need (engine_of, seat_of) is in games/reads.py.
 
 One other writer touches a match: moderation/actions.py raises the revision for the chat (through
 save_board_change); a player's presence on the board lives in the cache (games/presence.py). Side
@@ -34,6 +35,8 @@ from games.actions.common import (  # noqa: F401
 from games.actions.deadlines import TIMEOUTS_BEFORE_BOT, do_deadlines, do_reminders  # noqa: F401
 from games.actions.lobby import check_clock, check_seats, create_match, do_cancel, do_fill_seat, do_join, do_leave  # noqa: F401
 from games.actions.moderation import do_abort, do_adjudicate, do_hand_seat_to_bot  # noqa: F401
+from games.actions.notes import do_save_note  # noqa: F401
 from games.actions.play import do_bot_move, do_move, parse_move  # noqa: F401
+from games.actions.resign import do_player_abort, do_resign  # noqa: F401
 from games.actions.vacation import VACATION_DAYS_PER_YEAR, end_vacation, start_vacation, vacation_seconds_left  # noqa: F401
 from games.reads import engine_of, seat_of  # noqa: F401

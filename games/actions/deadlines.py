@@ -11,8 +11,10 @@ from games import clock
 from games.actions.bots import choose_bot_move, queue_bot_moves
 from games.actions.clocks import BOT_GRACE_SECONDS, earliest_deadline, queue_deadline_task, seat_zone
 from games.actions.common import lock_match, save_board_change
+from games.actions.moderation import abort_locked
 from games.actions.play import record_move
 from games.engines.base import Engine
+from games.engines.words import Msg, gettext_noop
 from games.models import Match, Move, Seat
 from games.reads import engine_of
 from notifications.models import Kind
@@ -26,6 +28,14 @@ def _engine_timeout(match: Match, engine: Engine, seat_number: int) -> None:
 
 
 TIMEOUTS_BEFORE_BOT = 3  # ruling ALL-4
+
+NEVER_MOVED = gettext_noop("Aborted: {name} never made a first move.")
+
+
+def _abort_unplayed(match: Match, seat: Seat) -> None:
+    """Ruling SITE-ABORT: the first player ran out of time with no move made; no one has played, so
+    nothing is scored: the match is aborted, not rated."""
+    abort_locked(match, Msg(NEVER_MOVED, name=seat.public_name))
 
 
 def do_deadlines(match_id: int, version: int) -> list[str]:
@@ -68,6 +78,9 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
             match.save(update_fields=["deadline"])
         if not late:  # a consequence below runs the clocks (and queues) again
             queue_deadline_task(match, seats, previous_deadline)
+        if late and not Move.objects.filter(match=match, by_bot=False).exists():
+            _abort_unplayed(match, next(s for s in seats if s.number == late[0]))  # ruling SITE-ABORT
+            return [*done, "aborted: the first player never moved"]
         for number in late:
             if match.status != Match.Status.ACTIVE or number not in engine.to_act(match.state):
                 continue

@@ -25,14 +25,25 @@ def do_abort(match_id: int, by_user: User, reason: str) -> Match:
         match = lock_match(match_id)
         if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
             raise ActionError(gettext("Only an open or running match can be aborted."))
-        match.status = Match.Status.ABORTED
-        match.ended = timezone.now()
-        match.deadline = None
         reason = reason or Msg(gettext_noop("Aborted by {name}"), name=by_user.username)
-        match.end_reason, match.end_reason_words = str(reason)[:200], words_of(reason)
-        save_board_change(match)
-        match.seats.update(to_act=False)
+        abort_locked(match, reason, notify_except=by_user)
         return match
+
+
+def abort_locked(match: Match, reason: str, notify_except: User | None = None) -> None:
+    """End a match (its row locked) with no result and no rating: a moderator's abort, a player's
+    (ruling SITE-ABORT) or the worker's when the first player never moved. The players hear of it as
+    of any other end (the "finished" notification), but for the one who aborted it."""
+    match.status = Match.Status.ABORTED
+    match.ended = timezone.now()
+    match.deadline = None
+    match.end_reason, match.end_reason_words = str(reason)[:200], words_of(reason)
+    save_board_change(match)
+    seats = list(match.seats.select_related("user"))
+    match.seats.update(to_act=False, deadline=None, turn_started=None, remind_at=None, paused_seconds=None)
+    for seat in seats:
+        if seat.user_id and seat.accepted and not seat.is_bot and seat.user_id != getattr(notify_except, "pk", None):
+            notify(match, seat.user, Kind.FINISHED, match.version)
 
 
 def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:

@@ -30,7 +30,7 @@ from games.actions.common import (
     lock_match,
     save_board_change,
 )
-from games.engines.base import Engine, IllegalMove
+from games.engines.base import Engine, IllegalMove, Result
 from games.engines.registry import get_spec
 from games.i18n import tr
 from games.models import HISTORY_TAIL, Match, Move, Seat, fill_names, seat_names
@@ -110,7 +110,10 @@ def record_move(
     state: dict[str, Any],
     entries: list[dict[str, Any]],
     by_bot: bool,
+    ended: Result | None = None,
 ) -> None:
+    """Store one step of the log and what follows from it; `ended`: an end the site applies (a
+    resignation, ruling SITE-RESIGN) where the engine's state has none."""
     old_key, new_key = engine.turn_key(match.state), engine.turn_key(state)
     match.version += 1
     match.state = state
@@ -128,6 +131,7 @@ def record_move(
         mover_new_turn=new_key is None or new_key != old_key,
         mover_by_bot=by_bot,
         mover_extra_seconds=extra if kind == Move.Kind.MOVE else 0,
+        ended=ended,
     )
 
 
@@ -139,13 +143,14 @@ def after_state_change(
     mover_by_bot: bool = False,
     mover_extra_seconds: int = 0,
     starter_id: int | None = None,
+    ended: Result | None = None,
 ) -> None:
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
     Called with the match row locked, after every change of state; at the start (version 0)
     `starter_id` is the user whose request started it (default: the creator)."""
     to_act = set(engine.to_act(match.state))
-    result = engine.result(match.state)
+    result = ended or engine.result(match.state)
     now = timezone.now()
     seats = _seats_with_users(match)
     newly_to_act = []

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines.words import Msg, stored
+from games.engines.words import Msg, gettext_noop, stored
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -219,6 +219,27 @@ def draw_rng(state: State) -> random.Random:
     digest = hashlib.sha256(f"{rng_state['seed']}:{rng_state['draws']}".encode()).digest()
     rng_state["draws"] += 1
     return random.Random(int.from_bytes(digest, "big"))
+
+
+def resignation_result(seat: int, players: int) -> Result:
+    """Ruling SITE-RESIGN: in a game of two, a resignation ends it and the other seat wins.
+
+    The site applies this end (as it applies a timeout's), so no engine's state changes: the move log
+    keeps the resignation as a step of kind "resign" that the replay passes over."""
+    if players != 2 or seat not in (0, 1):
+        raise ValueError("a resignation ends only a game of two")
+    return Result(winners=[1 - seat], scores=[], reason=Msg(RESIGNED, name=f"{{p{seat}}}"))
+
+
+RESIGNED = gettext_noop("{name} resigned.")
+RESIGNED_BOT_PLAYS_ON = gettext_noop("{name} resigned: a bot plays the seat to the end; they are ranked last.")
+
+
+def resignation_log(seat: int, bot_plays_on: bool) -> LogEntry:
+    """The log entry of a resignation, for everyone (ruling SITE-RESIGN); the seat as {pN}."""
+    template = RESIGNED_BOT_PLAYS_ON if bot_plays_on else RESIGNED
+    name = f"{{p{seat}}}"
+    return {"text": template.format(name=name), "audience": "all", "msg": template, "args": {"name": name}}
 
 
 def log(text: str, audience: str | list[int] = "all") -> LogEntry:

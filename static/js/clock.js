@@ -42,7 +42,6 @@
   // When the board swaps in with "It is your turn" (it was not before): the tab's title says so, and
   // with the player's setting in a live match (data-turn-sound="on") a short beep plays (WebAudio, no
   // file; a browser may keep it silent until the player has clicked on the page once).
-  const title = document.title;
   let wasMine = null;
   let audio = null;
 
@@ -66,7 +65,14 @@
     const board = document.getElementById("board");
     if (!board) return;
     const mine = Boolean(board.querySelector(".turn-banner.mine"));
-    document.title = mine ? `${board.dataset.yourTurn || "Your turn"} · ${title}` : title;
+    // The server's title already starts with "Your turn · " on the player's turn, and site.js puts
+    // the "(2) " count in front: both are kept or taken off here, never added twice (issue 27).
+    const words = `${board.dataset.yourTurn || "Your turn"} · `;
+    const count = (document.title.match(/^\(\d+\) /) || [""])[0];
+    let rest = document.title.slice(count.length);
+    while (rest.startsWith(words)) rest = rest.slice(words.length);
+    const wanted = count + (mine ? words : "") + rest;
+    if (document.title !== wanted) document.title = wanted;
     if (mine && wasMine === false && board.dataset.turnSound === "on") beep();
     wasMine = mine;
   }

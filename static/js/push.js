@@ -104,12 +104,19 @@
     prompt.id = "push-prompt";
     prompt.className = "panel push-prompt";
     prompt.setAttribute("aria-label", gettext("Notifications"));
+    // The question is announced (issue 27): a live region, filled once it is in the page, since a
+    // screen reader reads a live region's changes, not a region that arrives with its words.
     prompt.innerHTML =
-      `<p>${gettext("Your move is in. Shall this device tell you when it is your turn again?")}</p>` +
+      `<p role="status" aria-live="polite" data-push-question></p>` +
       `<p><button type="button" class="primary" data-answer="yes">${gettext("Notify me")}</button> ` +
       `<button type="button" data-answer="no">${gettext("Not now")}</button></p><p role="status" class="muted"></p>`;
     const main = document.getElementById("main");
     main.insertBefore(prompt, main.firstChild);
+    setTimeout(() => {
+      prompt.querySelector("[data-push-question]").textContent = gettext(
+        "Your move is in. Shall this device tell you when it is your turn again?",
+      );
+    }, 100);
     prompt.addEventListener("click", async (click) => {
       const answer = click.target.dataset && click.target.dataset.answer;
       if (!answer) return;

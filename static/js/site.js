@@ -27,9 +27,32 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   const board = document.getElementById("board");
   if (board && board.contains(document.activeElement) && document.activeElement !== document.body) boardHadFocus = true;
 });
+// A control of the board that loses the focus to nothing (disabled while its move is sent, or swapped
+// out by a poll that came first) leaves it on the page's body: the next board swap brings it back
+// (issue 27: in Flower Field the focus once fell to the body after a move).
+// A click elsewhere on the page is the player's own choice: that loss is not brought back.
+let focusLostFromBoard = false;
+let pointerOutsideBoard = false;
+document.addEventListener("pointerdown", (event) => {
+  const board = document.getElementById("board");
+  pointerOutsideBoard = Boolean(board && !board.contains(event.target));
+});
+document.addEventListener("focusout", (event) => {
+  const board = document.getElementById("board");
+  if (board && event.target !== board && board.contains(event.target) && !event.relatedTarget) {
+    focusLostFromBoard = !pointerOutsideBoard;
+  }
+  pointerOutsideBoard = false;
+});
+document.addEventListener("focusin", () => {
+  focusLostFromBoard = false;
+});
 document.addEventListener("htmx:afterSettle", (event) => {
-  if (!boardHadFocus || !event.detail.target || event.detail.target.id !== "board") return;
+  if (!event.detail.target || event.detail.target.id !== "board") return;
+  const onBody = !document.activeElement || document.activeElement === document.body;
+  if (!boardHadFocus && !(focusLostFromBoard && onBody)) return;
   boardHadFocus = false;
+  focusLostFromBoard = false;
   const board = document.getElementById("board");
   if (!board) return;
   const next =

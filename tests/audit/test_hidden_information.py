@@ -20,6 +20,7 @@ import re
 
 import pytest
 import time_machine
+from django.core import mail as django_mail
 from django.test import Client
 from django.utils import translation
 
@@ -258,3 +259,47 @@ def test_the_audit_catches_a_hand_in_a_push(make_user, monkeypatch):
         pages = len(audit.surfaces(0))
     surface = int(re.search(r"surface (\d+) changes", str(caught.value)).group(1))
     assert surface >= pages + 3  # after the pages and the email's subject, text and HTML: a push
+
+
+@pytest.mark.parametrize("slug", sorted(available_engines()))
+def test_private_notes_reach_their_writer_alone(slug, make_user):
+    """Issue 27: a player's notes are on their own board page only, during the match and after it:
+    never in another viewer's page, fragment, history, API view, feed, inbox, email or push, nor in
+    the record or the replay that the end makes public."""
+    engine = available_engines()[slug]
+    users = [make_user(f"p{i}") for i in range(engine.min_players)]
+    watcher = make_user("watcher")
+    seats = [SeatSpec("me")] + [SeatSpec("invite", u.username) for u in users[1:]]
+    match = actions.create_match(users[0], slug, seats, {})
+    for user in users[1:]:
+        actions.do_join(match.pk, user)
+    match.refresh_from_db()
+    audit = Audit(match, users)
+    spectator = Client()
+    spectator.force_login(watcher)
+    audit.clients["spectator"] = spectator
+    marks = {seat: f"note-of-seat-{seat}-{slug}-x7q" for seat in range(len(users))}
+    for seat, mark in marks.items():  # one through the plain form, the others as the board's script sends
+        headers = {} if seat == 0 else {"HTTP_ACCEPT": "application/json"}
+        response = audit.clients[seat].post(f"/matches/{match.pk}/notes/", {"text": f"my plan: {mark}"}, **headers)
+        assert response.status_code == (302 if seat == 0 else 200)
+    assert spectator.post(f"/matches/{match.pk}/notes/", {"text": "not a player"}).status_code == 403
+
+    def check(when: str, extra: list[str]) -> None:
+        for viewer in [*range(len(users)), "spectator", "anonymous"]:
+            seat = viewer if isinstance(viewer, int) else None
+            pages = audit.surfaces(viewer) + (audit.emails(seat) if seat is not None else [])
+            for number, page in enumerate(pages + extra):
+                for writer, mark in marks.items():
+                    if number == 0 and writer == seat:
+                        assert mark in page, f"{when}: seat {writer} does not see their own notes"
+                    else:
+                        assert mark not in page, f"{when}: seat {writer}'s notes reach {viewer} (surface {number})"
+
+    check("in play", [])
+    actions.do_player_abort(match.pk, users[-1])  # the end makes the whole match public (ALL-3), not the notes
+    record = spectator.get(f"/matches/{match.pk}/record.json").content.decode()
+    replay = spectator.get(f"/matches/{match.pk}/replay/").content.decode()
+    mail = [f"{m.subject} {m.body} {m.alternatives[0][0] if m.alternatives else ''}" for m in django_mail.outbox]
+    check("after the end", [record, replay, *mail])
+    assert audit.clients[0].get(f"/matches/{match.pk}/").content.decode().count(marks[0]) == 1  # kept after the end

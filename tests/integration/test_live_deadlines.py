@@ -22,6 +22,7 @@ from django.utils import timezone
 from games import actions
 from games.models import Match, Move
 from games.tasks import enforce_deadline
+from tests.helpers import play_first_move
 from tests.integration.conftest import ROOT, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -75,6 +76,7 @@ def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once
     )
     Match.objects.filter(pk=match.pk).update(turn_seconds=3, period_seconds=2)
     actions.do_join(match.pk, bob)  # the match starts: a 3 s turn, its task queued on commit
+    play_first_move(match)  # a person moved: the loss on time is scored, not an abort (ruling SITE-ABORT)
     late = match.seats.get(to_act=True)
     first = late.deadline
     assert late.reserve_left == 1 and first - late.turn_started == timedelta(seconds=3)
@@ -99,10 +101,10 @@ def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once
     print(f"loss on time recorded {(timeout.created - second).total_seconds():.3f} s after the reserve's deadline")
     assert timedelta(0) <= seen - first < EXACT
     assert timedelta(0) <= timeout.created - second < EXACT
-    assert late.number not in match.result["winners"] and match.version == 1
+    assert late.number not in match.result["winners"] and match.version == 2  # the first move and the time-out
 
     time.sleep(1)  # every duplicate has run by now: none changed anything more
-    assert Move.objects.filter(match=match).count() == 1
+    assert Move.objects.filter(match=match).count() == 2
     logs = "".join(worker.log.read_text() for worker in workers)
     assert logs.count("spent a reserve period") == 1 and logs.count("timed out") == 1
     assert logs.count("games.tasks.enforce_deadline") >= 6  # received and run: 3 per deadline

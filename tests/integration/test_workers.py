@@ -15,7 +15,7 @@ from games import actions
 from games.engines.registry import get_engine
 from games.models import Match, Move
 from notifications.models import Kind, Notification
-from tests.helpers import start_match
+from tests.helpers import play_first_move, start_match
 from tests.integration.conftest import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -65,7 +65,8 @@ def test_a_passed_deadline_is_applied_once_by_two_workers_and_two_sweeps(
 ):
     from games.tasks import sweep_deadlines
 
-    match = start_match(alice, [bob], options={"ruleset": "death"})
+    # A person moved first: the time-out is scored, not the abort of a match never played (SITE-ABORT).
+    match = play_first_move(start_match(alice, [bob], options={"ruleset": "death"}))
     late = match.seats.get(to_act=True)
     past = timezone.now() - timedelta(minutes=1)
     match.seats.update(reserve_left=0)

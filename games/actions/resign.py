@@ -1,0 +1,84 @@
+"""A player ends their own part: resigning (ruling SITE-RESIGN) or aborting (ruling SITE-ABORT).
+
+Resigning in a game of two ends it, and the other player wins: the site applies that end as it
+applies a timeout's (games.engines.base.resignation_result gives the result), and the move log keeps
+the resignation as a step of kind "resign", which the replay passes over. In a game of three and more
+(Dizzy Duo Battle, Lizzy Ghosties) a normal bot plays the seat to the end, as ruling ALL-4 hands a seat
+over, and the player is ranked last whatever it does (ratings.actions reads Seat.resigned).
+
+Aborting, until every seat has made its first move, ends the match with no result and no rating: the
+moderators' abort (games.actions.moderation.abort_locked) with the player's name. The worker aborts a
+match in the same way when its first player runs out of time without a move (games.actions.deadlines).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext, gettext_noop
+
+from accounts.models import User
+from games.actions.common import ActionError, NotAllowed, check_can_play, lock_match
+from games.actions.moderation import abort_locked
+from games.actions.play import record_move
+from games.engines.base import resignation_log, resignation_result
+from games.engines.words import Msg
+from games.models import Match, Move, Seat
+from games.reads import can_abort, engine_of
+
+
+class NotNow(ActionError):
+    """The match is not (or no longer) in a state that allows it: a conflict with the current board."""
+
+    status = 409
+
+
+ABORTED_BY_PLAYER = gettext_noop("Aborted by {name} before every player had moved.")
+
+
+def _locked_with_seat(match_id: int, user: User) -> tuple[Match, Seat]:
+    """The match, its row locked and its seats loaded, and the user's own seat in it."""
+    check_can_play(user)
+    match = lock_match(match_id)
+    prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    seat = next((s for s in match.seats.all() if s.user_id == user.pk and s.accepted), None)
+    if seat is None:
+        raise NotAllowed(gettext("You have no seat in this match."))
+    if seat.resigned:
+        raise NotNow(gettext("You have resigned from this match already."))
+    if seat.handed_to_bot:
+        raise NotNow(gettext("A bot plays your seat in this match now."))
+    if match.status != Match.Status.ACTIVE:
+        raise NotNow(gettext("This match is not in play."))
+    return match, seat
+
+
+def do_resign(match_id: int, user: User) -> Match:
+    """The user resigns their seat in a running match (ruling SITE-RESIGN)."""
+    with transaction.atomic():
+        match, seat = _locked_with_seat(match_id, user)
+        engine = engine_of(match)
+        seats = list(match.seats.all())
+        seat.resigned = True
+        if len(seats) == 2:
+            seat.save(update_fields=["resigned"])
+            ended = resignation_result(seat.number, 2)
+            entry = resignation_log(seat.number, bot_plays_on=False)
+            record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False, ended)
+            return match
+        seat.handed_to_bot = True
+        seat.bot_level = "normal" if "normal" in engine.bots else "random"
+        seat.save(update_fields=["resigned", "handed_to_bot", "bot_level"])
+        entry = resignation_log(seat.number, bot_plays_on=True)
+        record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False)
+        return match
+
+
+def do_player_abort(match_id: int, user: User) -> Match:
+    """A player aborts a match before every seat has made its first move (ruling SITE-ABORT)."""
+    with transaction.atomic():
+        match, _seat = _locked_with_seat(match_id, user)
+        if not can_abort(match, list(match.seats.all())):
+            raise NotNow(gettext("Every player has moved: the match can no longer be aborted. You may resign."))
+        abort_locked(match, Msg(ABORTED_BY_PLAYER, name=user.public_name), notify_except=user)
+        return match
