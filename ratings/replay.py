@@ -92,11 +92,14 @@ def _part(record: dict[str, Any], name: str) -> Any:
 
 def ended_by(match: Match, final: State | None) -> str:
     """How the match ended: "rules" (the engine's result), "adjudicated" (a moderator's adjudication,
-    as the moderation log says), "aborted", or "other" (ended without a result of the rules)."""
+    as the moderation log says), "aborted", "resigned" (a player resigned a two-player game, ruling
+    SITE-RESIGN), or "other" (ended without a result of the rules)."""
     if match.status == Match.Status.ABORTED:
         return "aborted"
     if final is not None and get_engine(match.game).result(final) is not None:
         return "rules"
+    if match.moves.filter(kind=Move.Kind.RESIGN).exists():
+        return "resigned"
     if ModerationLog.objects.filter(match=match, action__startswith="adjudicate").exists():
         return "adjudicated"
     return "other"
