@@ -97,7 +97,8 @@ def test_resigning_on_the_board_ends_a_game_of_two_the_other_wins_rated_and_told
     record = build_record(match)
     assert record["moves"][-1]["kind"] == "resign" and record["end_reason"] == "alice resigned."
     assert record["ended_by"] == "resigned" and not record["adjudicated"]
-    assert check_record(json.loads(json.dumps(record))).endswith("the match was resigned: alice resigned.")  # replays; the site applied the end
+    # It replays; the site applied the end.
+    assert check_record(json.loads(json.dumps(record))).endswith("the match was resigned: alice resigned.")
     assert "alice resigned." in client_for(bob).get(f"/matches/{match.pk}/history/").content.decode()
     assert client_for(carol).get(f"/matches/{match.pk}/replay/").status_code == 200
     # Once over, no more resigning.
