@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games.actions.common import ActionError, NotAllowed, check_can_play  # noqa: F401 (raised to callers)
@@ -219,7 +219,7 @@ def do_start_if_due(tournament_id: int) -> str:
         if len(entries) < max(tournament.min_entrants, smallest):
             tournament.status = Tournament.Status.CANCELLED
             tournament.ended = timezone.now()
-            tournament.end_reason = "Too few entrants."
+            tournament.end_reason = gettext_noop("Too few entrants.")  # translated where shown
             tournament.save(update_fields=["status", "ended", "end_reason"])
             return "cancelled"
         for entry in entries:

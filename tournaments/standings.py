@@ -48,6 +48,10 @@ class TableRead:
     points: list[Fraction] | None
 
     @property
+    def points_text(self) -> str:
+        return " – ".join(format_points(p) for p in self.points or [])
+
+    @property
     def over(self) -> bool:
         return self.table.is_bye or (self.table.match is not None and self.table.match.is_over)
 

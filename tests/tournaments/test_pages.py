@@ -1,0 +1,146 @@
+"""Tournament pages: the list (filtered by game), a tournament's page read by anyone, join and leave
+by POST with CSRF, the organiser's form, and the Dutch words."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import actions as games
+from tournaments import actions
+from tournaments.actions import TournamentSettings
+from tournaments.models import Entry, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def open_tournament(organiser, **changes) -> Tournament:
+    chosen = {
+        "name": "Flower Monday",
+        "game": "doubting-flower-field",
+        "format": Tournament.Format.ROUND_ROBIN,
+        "starts_at": timezone.now() + timedelta(days=2),
+        "min_entrants": 2,
+    }
+    return actions.do_create(organiser, TournamentSettings(**{**chosen, **changes}))
+
+
+def running_round_robin(alice, bob, carol) -> Tournament:
+    tournament = open_tournament(alice, name="Chess Cup", game="solitaire-chess")
+    for player in (alice, bob, carol):
+        actions.do_join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    actions.do_start_if_due(tournament.pk)
+    return tournament
+
+
+def test_the_list_shows_each_section_and_filters_by_game(alice, client):
+    flowers = open_tournament(alice)
+    chess = open_tournament(alice, name="Chess Cup", game="solitaire-chess")
+    page = client.get("/tournaments/").content.decode()
+    assert "Upcoming" in page and "Running" in page and "Finished" in page
+    assert flowers.name in page and chess.name in page
+    filtered = client.get("/tournaments/?game=solitaire-chess").content.decode()
+    assert chess.name in filtered and flowers.name not in filtered
+    assert client.get("/tournaments/?game=<nonsense>").status_code == 200
+
+
+def test_the_site_navigation_links_the_list(client):
+    assert 'href="/tournaments/"' in client.get("/tournaments/").content.decode()
+
+
+def test_anyone_reads_a_running_tournament_with_pairings_crosstable_and_match_links(alice, bob, carol):
+    tournament = running_round_robin(alice, bob, carol)
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    match = tournament.round_set.get(number=1).tables.exclude(match=None).get().match
+    assert f'href="/matches/{match.pk}/"' in page
+    assert "Crosstable" in page and "Round 1" in page and "Bye" in page
+    assert '<th scope="col">Buchholz</th>' in page
+    assert "How the standings are ranked" in page
+    assert match.seed not in page
+    assert "Enter this tournament" not in page  # running: no entry form
+
+
+def test_join_and_leave_by_post_with_csrf(alice, bob, client_for):
+    tournament = open_tournament(alice)
+    client = client_for(bob)
+    assert client.get(f"/tournaments/{tournament.pk}/join/").status_code == 405  # no GET changes state
+    assert "Enter this tournament" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    response = client.post(f"/tournaments/{tournament.pk}/join/")
+    assert response.status_code == 302 and Entry.objects.filter(tournament=tournament, user=bob).exists()
+    again = client.post(f"/tournaments/{tournament.pk}/join/")
+    assert again.status_code == 400 and "You have entered this tournament already." in again.content.decode()
+    assert "Leave this tournament" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert client.post(f"/tournaments/{tournament.pk}/leave/").status_code == 302
+    assert not Entry.objects.filter(tournament=tournament, user=bob).exists()
+    assert client.post("/tournaments/999999/join/").status_code == 404
+
+
+def test_the_join_form_needs_its_csrf_token(alice, bob):
+    tournament = open_tournament(alice)
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(bob)
+    assert strict.post(f"/tournaments/{tournament.pk}/join/").status_code == 403
+    page = strict.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'name="csrfmiddlewaretoken"' in page
+    assert not Entry.objects.exists()
+
+
+def test_anonymous_readers_are_asked_to_log_in_to_join(alice, client):
+    tournament = open_tournament(alice)
+    assert "Log in to enter." in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    response = client.post(f"/tournaments/{tournament.pk}/join/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not Entry.objects.exists()
+
+
+def test_the_organisers_form_creates_a_tournament(alice, client_for):
+    client = client_for(alice)
+    assert client.get("/tournaments/new/").status_code == 200
+    start = (timezone.localtime() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "name": "Spring Swiss",
+        "game": "solitaire-chess",
+        "format": "swiss",
+        "time_preset": "daily",
+        "starts_at": start,
+        "rounds": 4,
+        "table_size": 4,
+        "min_entrants": 4,
+        "max_entrants": 16,
+    }
+    response = client.post("/tournaments/new/", data)
+    tournament = Tournament.objects.get(name="Spring Swiss")
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/"
+    refused = client.post("/tournaments/new/", {**data, "game": "lizzy-ghosties"})
+    assert refused.status_code == 400 and "choose tables" in refused.content.decode()
+    assert Tournament.objects.count() == 1
+
+
+def test_the_form_is_for_signed_in_players(client):
+    response = client.get("/tournaments/new/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_finished_tournament_shows_its_standings(alice, bob, carol, client):
+    tournament = running_round_robin(alice, bob, carol)
+    for _ in range(3):
+        for table in tournament.round_set.order_by("-number").first().tables.exclude(match=None):
+            games.do_adjudicate(table.match_id, [0], "test")
+        actions.do_advance_if_round_over(tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "1 – 0" in page and "Withdraw" not in page
+    assert tournament.name in client.get("/tournaments/").content.decode()
+
+
+def test_the_pages_in_dutch(alice, client):
+    tournament = open_tournament(alice)
+    client.cookies["django_language"] = "nl"
+    assert "Toernooien" in client.get("/tournaments/").content.decode()
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Stand" in page and "Nog niemand doet mee." in page

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/new/", views.new_tournament, name="new_tournament"),
+    path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", views.join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/leave/", views.leave, name="tournament_leave"),
+]

@@ -1,0 +1,115 @@
+"""Thin views of the tournaments: the list, a tournament's page, the organiser's form, join, leave."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from games.engines.registry import GAMES
+from tournaments import actions
+from tournaments.forms import TournamentForm
+from tournaments.models import Entry, Tournament
+from tournaments.pairing import Standing
+from tournaments.standings import compute_standings, crosstable, format_points, read_tables, rounds_with_tables
+
+LIST_LIMIT = 50
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game", "")
+    tournaments = Tournament.objects.all()
+    if game in GAMES:
+        tournaments = tournaments.filter(game=game)
+    else:
+        game = ""
+    sections = [
+        (gettext("Upcoming"), tournaments.filter(status=Tournament.Status.OPEN).order_by("starts_at")),
+        (gettext("Running"), tournaments.filter(status=Tournament.Status.RUNNING).order_by("starts_at")),
+        (gettext("Finished"), tournaments.filter(status=Tournament.Status.FINISHED).order_by("-ended")),
+    ]
+    context = {
+        "sections": [(title, list(rows[:LIST_LIMIT])) for title, rows in sections],
+        "games": GAMES,
+        "game": game,
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", status: int = 200) -> HttpResponse:
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    rounds = rounds_with_tables(tournament)
+    tables = read_tables(tournament, rounds)
+    entries = {entry.pk: entry for entry in tournament.entries.select_related("user")}
+    rows = [(row, entries[row.player]) for row in compute_standings(tournament, tables)]
+    mine = None
+    if request.user.is_authenticated:
+        mine = next((entry for entry in entries.values() if entry.user_id == request.user.pk), None)
+    is_open = tournament.status == Tournament.Status.OPEN
+    context = {
+        "tournament": tournament,
+        "standings": [standing_line(row, entry) for row, entry in rows],
+        "rounds": [(number, reads) for number, reads in sorted(tables.items(), reverse=True)],
+        "crosstable": crosstable(sorted(entries.values(), key=lambda e: (e.seed or 0, e.pk)), tables)
+        if tournament.format == Tournament.Format.ROUND_ROBIN and tables
+        else None,
+        "mine": mine,
+        "can_join": is_open and mine is None and (not tournament.invite_only or tournament.organiser == request.user),
+        "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
+        "error": error,
+    }
+    return render(request, "tournaments/tournament.html", context, status=status)
+
+
+def standing_line(row: Standing, entry: Entry) -> dict[str, object]:
+    """One line of the standings table, its points written as players read them."""
+    return {
+        "rank": row.rank,
+        "entry": entry,
+        "score": format_points(row.score),
+        "head_to_head": format_points(row.head_to_head),
+        "buchholz": format_points(row.buchholz),
+        "sonneborn_berger": format_points(row.sonneborn_berger),
+        "played": row.played + row.byes,
+    }
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = actions.do_create(request.user, form.chosen())
+        except actions.ActionError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect(tournament)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        actions.do_join(tournament_id, request.user)
+    except actions.ActionError as error:
+        get_object_or_404(Tournament, pk=tournament_id)
+        return tournament_page(request, tournament_id, str(error), error.status)
+    messages.success(request, gettext("You have entered the tournament."))
+    return redirect("tournament", tournament_id)
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        actions.do_leave(tournament_id, request.user)
+    except actions.ActionError as error:
+        get_object_or_404(Tournament, pk=tournament_id)
+        return tournament_page(request, tournament_id, str(error), error.status)
+    messages.success(request, gettext("You have left the tournament."))
+    return redirect("tournament", tournament_id)
