@@ -252,7 +252,8 @@ def do_advance_if_round_over(tournament_id: int) -> str:
         active = tournament.entries.filter(withdrawn=False, disqualified=False).count()
         last = tournament.current_round >= total_rounds(tournament, entrants)
         knockout_won = tournament.format == Tournament.Format.KNOCKOUT and len(tables[tournament.current_round]) == 1
-        if last or knockout_won or active < 2:
+        smallest, _ = seats_per_match(tournament.game, tournament.format, tournament.table_size)
+        if last or knockout_won or active < smallest:
             _finish(tournament, tables)
             return "finished"
         _pair_round(tournament, tables)

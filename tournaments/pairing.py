@@ -98,18 +98,37 @@ def swiss_rank(players: Iterable[SwissPlayer]) -> list[SwissPlayer]:
     return sorted(players, key=lambda p: (-p.score, -p.rating, p.id))
 
 
+FULL_GRAPH_UP_TO = 64  # players; above, a window of neighbours first (the full graph grows as n²)
+WINDOW = 16  # each player's neighbours in the ranking tried first in a big Swiss
+
+
 def swiss_round(players: Sequence[SwissPlayer]) -> Round:
     """Pair one Swiss round by a minimum-weight perfect matching.
 
     Costs, each level outweighing everything below it: a rematch; two players who both had the
-    same seat two games more than the other (one of them would reach three); the bye given to anyone but the
-    lowest-ranked player without a bye yet; the gap between the two scores (squared, so the score
-    groups stay together); two players who both had the first seat more often. An odd count adds a
-    bye node joined only to the players who have not had a bye (to everyone if all have)."""
+    same seat two games more than the other (one of them would reach three); the bye given to
+    anyone but the lowest-ranked player without a bye yet; the gap between the two scores
+    (squared, so the score groups stay together); two players who both had the first seat more
+    often. An odd count adds a bye node joined only to the players who have not had a bye (to
+    everyone if all have).
+
+    A big Swiss first joins each player to their WINDOW neighbours in the ranking only; the full
+    graph is used when that finds no perfect pairing free of rematches and third seats."""
     ranked = swiss_rank(players)
     if len(ranked) < 2:
         return Round([], ranked[0].id if ranked else None)
-    by_id = {p.id: p for p in ranked}
+    if len(ranked) > FULL_GRAPH_UP_TO:
+        graph, hard = _swiss_graph(ranked, WINDOW)
+        matching = nx.min_weight_matching(graph)
+        cost = sum(graph.edges[a, b]["weight"] for a, b in matching)
+        if 2 * len(matching) == graph.number_of_nodes() and cost < hard:
+            return _as_round(ranked, matching)
+    graph, _ = _swiss_graph(ranked, None)
+    return _as_round(ranked, nx.min_weight_matching(graph))
+
+
+def _swiss_graph(ranked: list[SwissPlayer], window: int | None) -> tuple[nx.Graph, int]:
+    """The pairing graph (edges to the `window` next players, or all) and the cost of one hard fault."""
     count = len(ranked)
     colour_unit = 1
     score_unit = colour_unit * count + 1
@@ -119,7 +138,7 @@ def swiss_round(players: Sequence[SwissPlayer]) -> Round:
     rematch_unit = seat_unit * count + 1
     graph = nx.Graph()
     for i, a in enumerate(ranked):
-        for b in ranked[i + 1 :]:
+        for b in ranked[i + 1 : None if window is None else i + 1 + window]:
             cost = int(4 * (a.score - b.score) ** 2) * score_unit
             cost += rematch_unit if b.id in a.opponents else 0
             cost += colour_unit if _same_wish(a, b) else 0
@@ -127,9 +146,13 @@ def swiss_round(players: Sequence[SwissPlayer]) -> Round:
             graph.add_edge(a.id, b.id, weight=cost)
     if count % 2:
         eligible = [p for p in reversed(ranked) if not p.had_bye] or list(reversed(ranked))
-        for place, player in enumerate(eligible):  # place 0: the lowest-ranked eligible player
-            graph.add_edge(player.id, BYE, weight=place * bye_unit)
-    matching = nx.min_weight_matching(graph)
+        for place, player in enumerate(eligible[: None if window is None else 2 * window]):
+            graph.add_edge(player.id, BYE, weight=place * bye_unit)  # place 0: the lowest-ranked eligible
+    return graph, seat_unit
+
+
+def _as_round(ranked: list[SwissPlayer], matching: set[tuple[int, int]]) -> Round:
+    by_id = {p.id: p for p in ranked}
     bye = None
     tables = []
     for a, b in matching:

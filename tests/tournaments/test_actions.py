@@ -226,3 +226,27 @@ def test_ghosties_tables_give_points_by_place(alice, players):
     rows = compute_standings(tournament, read_tables(tournament, rounds_with_tables(tournament)))
     assert sorted(row.score for row in rows) == [0, 0, 0, 1, 1]  # TRN-3
     assert isinstance(rows[0].score, Fraction)
+
+
+def test_a_swiss_with_bots_plays_their_matches_by_itself(alice, players, django_capture_on_commit_callbacks):
+    """Random bots move through the games' own tasks (eager here): a bots' match ends by itself."""
+    tournament = actions.do_create(alice, settings_for(rounds=2, bots_allowed=True, min_entrants=2))
+    actions.do_join(tournament.pk, players[0])
+    for _ in range(3):
+        actions.do_add_bot(tournament.pk, alice, "random")
+    make_due(tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_start_if_due(tournament.pk)
+    for _ in range(2):
+        matches = current_matches(tournament)
+        bots_only = [m for m in matches if not m.seats.filter(user__isnull=False).exists()]
+        assert len(bots_only) == 1 and bots_only[0].status == Match.Status.FINISHED
+        for match in matches:
+            if match.status == Match.Status.ACTIVE:
+                games.do_abort(match.pk, alice, "test: does not count (TRN-6)")
+        with django_capture_on_commit_callbacks(execute=True):
+            assert actions.do_advance_if_round_over(tournament.pk) in ("paired", "finished")
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    rows = compute_standings(tournament, read_tables(tournament, rounds_with_tables(tournament)))
+    assert sum(row.score for row in rows) == 2  # the two bots' matches; the aborted ones count for nothing

@@ -126,10 +126,14 @@ def test_swiss_properties(count, rounds, seed):
     assert all(abs(firsts[p] - seconds[p]) <= 2 for p in range(count))
 
 
-def test_a_larger_swiss_has_no_rematch_in_few_rounds():
-    for before, round_ in play_swiss(40, 5, seed=7):
+def test_a_big_swiss_paired_by_windows_has_no_rematch_and_one_bye_each():
+    byes = []
+    for before, round_ in play_swiss(81, 7, seed=7):  # over FULL_GRAPH_UP_TO: the windowed graph first
+        byes.append(round_.bye)
+        assert_everyone_once(round_, list(range(81)))
         by_id = {p.id: p for p in before}
         assert not any(b in by_id[a].opponents for a, b in round_.tables)
+    assert None not in byes and len(set(byes)) == 7
 
 
 def test_swiss_rematch_only_when_unavoidable():
