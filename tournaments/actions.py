@@ -25,7 +25,7 @@ from games.models import BOT_LEVELS, Match, TimeControl
 from ratings.models import Pool, Rating, display
 from tournaments import pairing
 from tournaments.matches import create_started_match
-from tournaments.models import Entry, Round, Table, TableSeat, Tournament
+from tournaments.models import Entry, Invitation, Round, Table, TableSeat, Tournament
 from tournaments.standings import compute_standings, read_tables, rounds_with_tables
 
 MAX_ROUNDS = 30
@@ -126,7 +126,8 @@ def check_join(tournament: Tournament, user: User) -> None:
     check_can_play(user)
     check_entry_open(tournament)
     if tournament.invite_only and tournament.organiser_id != user.pk:
-        raise NotAllowed(gettext("This tournament is by invitation only."))
+        if not tournament.invitations.filter(user=user).exists():
+            raise NotAllowed(gettext("This tournament is by invitation only."))
     if tournament.entries.filter(user=user).exists():
         raise ActionError(gettext("You have entered this tournament already."))
     rating = rating_of(tournament.game, user.pk)
@@ -154,6 +155,22 @@ def do_add_bot(tournament_id: int, user: User, level: str) -> Entry:
             raise ActionError(gettext("There is no such bot."))
         check_entry_open(tournament)
         return Entry.objects.create(tournament=tournament, bot_level=level)
+
+
+def do_invite(tournament_id: int, user: User, username: str) -> Invitation:
+    """The organiser lets a player enter (any tournament; needed for an invite-only one)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.organiser_id != user.pk:
+            raise NotAllowed(gettext("Only the organiser can invite players."))
+        check_entry_open(tournament)
+        invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+        if invitee is None:
+            raise ActionError(gettext("There is no player called %(name)r.") % {"name": username})
+        if invitee.blocks.filter(blocked=user).exists():
+            raise ActionError(gettext("%(name)s does not accept your invitations.") % {"name": invitee.username})
+        invitation, _ = Invitation.objects.get_or_create(tournament=tournament, user=invitee)
+        return invitation
 
 
 def do_leave(tournament_id: int, user: User) -> Tournament:

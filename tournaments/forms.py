@@ -39,8 +39,8 @@ class TournamentForm(forms.Form):
     all_at_once = forms.BooleanField(label=_("Round robin: every round's matches at once"), required=False)
     min_entrants = forms.IntegerField(label=_("Fewest entrants"), min_value=2, max_value=1000, initial=4)
     max_entrants = forms.IntegerField(label=_("Most entrants"), min_value=2, max_value=1000, initial=32)
-    rating_min = forms.IntegerField(label=_("Lowest rating allowed"), min_value=0, required=False)
-    rating_max = forms.IntegerField(label=_("Highest rating allowed"), min_value=0, required=False)
+    rating_min = forms.IntegerField(label=_("Lowest rating allowed"), min_value=0, max_value=10000, required=False)
+    rating_max = forms.IntegerField(label=_("Highest rating allowed"), min_value=0, max_value=10000, required=False)
     invite_only = forms.BooleanField(label=_("By invitation only"), required=False)
     bots_allowed = forms.BooleanField(label=_("Bots may enter"), required=False)
 

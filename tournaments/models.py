@@ -155,3 +155,17 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} at {self.table}"
+
+
+class Invitation(models.Model):
+    """The organiser of an invite-only tournament lets this player enter it (they still choose to)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="one_invitation_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} invited to {self.tournament_id}"

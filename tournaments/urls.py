@@ -8,4 +8,6 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("tournaments/<int:tournament_id>/join/", views.join, name="tournament_join"),
     path("tournaments/<int:tournament_id>/leave/", views.leave, name="tournament_leave"),
+    path("tournaments/<int:tournament_id>/invite/", views.invite, name="tournament_invite"),
+    path("tournaments/<int:tournament_id>/bots/", views.add_bot, name="tournament_add_bot"),
 ]

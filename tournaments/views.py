@@ -9,7 +9,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games.engines.registry import GAMES
+from games.engines.registry import GAMES, get_engine
+from games.models import BOT_LEVELS
 from tournaments import actions
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Tournament
@@ -57,11 +58,19 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
         if tournament.format == Tournament.Format.ROUND_ROBIN and tables
         else None,
         "mine": mine,
-        "can_join": is_open and mine is None and (not tournament.invite_only or tournament.organiser == request.user),
+        "can_join": is_open and mine is None and may_enter(tournament, request.user),
+        "organising": is_open and tournament.organiser_id == request.user.pk,
+        "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_engine(tournament.game).bots],
         "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
         "error": error,
     }
     return render(request, "tournaments/tournament.html", context, status=status)
+
+
+def may_enter(tournament: Tournament, user) -> bool:
+    if not tournament.invite_only or tournament.organiser_id == user.pk:
+        return True
+    return user.is_authenticated and tournament.invitations.filter(user=user).exists()
 
 
 def standing_line(row: Standing, entry: Entry) -> dict[str, object]:
@@ -113,3 +122,33 @@ def leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return tournament_page(request, tournament_id, str(error), error.status)
     messages.success(request, gettext("You have left the tournament."))
     return redirect("tournament", tournament_id)
+
+
+def _organiser_action(request: HttpRequest, tournament_id: int, run, success: str) -> HttpResponse:
+    try:
+        run()
+    except actions.ActionError as error:
+        get_object_or_404(Tournament, pk=tournament_id)
+        return tournament_page(request, tournament_id, str(error), error.status)
+    messages.success(request, success)
+    return redirect("tournament", tournament_id)
+
+
+@require_POST
+@login_required
+def invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    username = request.POST.get("username", "")
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: actions.do_invite(tournament_id, request.user, username),
+        gettext("The player may now enter."),
+    )
+
+
+@require_POST
+@login_required
+def add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    level = request.POST.get("level", "")
+    run = lambda: actions.do_add_bot(tournament_id, request.user, level)  # noqa: E731
+    return _organiser_action(request, tournament_id, run, gettext("The bot is in."))

@@ -117,6 +117,8 @@ def test_the_organisers_form_creates_a_tournament(alice, client_for):
     assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/"
     refused = client.post("/tournaments/new/", {**data, "game": "lizzy-ghosties"})
     assert refused.status_code == 400 and "choose tables" in refused.content.decode()
+    for bad in ({"rating_min": "99999999999"}, {"starts_at": "tomorrow"}, {"rounds": "x"}, {"name": "a\x00b"}):
+        assert client.post("/tournaments/new/", {**data, **bad}).status_code == 400
     assert Tournament.objects.count() == 1
 
 
@@ -144,3 +146,22 @@ def test_the_pages_in_dutch(alice, client):
     assert "Toernooien" in client.get("/tournaments/").content.decode()
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Stand" in page and "Nog niemand doet mee." in page
+
+
+def test_the_organiser_invites_to_an_invite_only_tournament_and_adds_a_bot(alice, bob, carol, client_for):
+    tournament = open_tournament(alice, invite_only=True, bots_allowed=True, game="solitaire-chess")
+    assert "Enter this tournament" not in client_for(bob).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert client_for(bob).post(f"/tournaments/{tournament.pk}/join/").status_code == 403
+    assert client_for(bob).post(f"/tournaments/{tournament.pk}/invite/", {"username": "bob"}).status_code == 403
+    organiser = client_for(alice)
+    assert "For the organiser" in organiser.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert organiser.post(f"/tournaments/{tournament.pk}/invite/", {"username": "nobody"}).status_code == 400
+    assert organiser.post(f"/tournaments/{tournament.pk}/invite/", {"username": "Bob"}).status_code == 302
+    bob_client = client_for(bob)
+    assert "Enter this tournament" in bob_client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert bob_client.post(f"/tournaments/{tournament.pk}/join/").status_code == 302
+    assert client_for(carol).post(f"/tournaments/{tournament.pk}/join/").status_code == 403
+    assert organiser.post(f"/tournaments/{tournament.pk}/bots/", {"level": "nonsense"}).status_code == 400
+    assert organiser.post(f"/tournaments/{tournament.pk}/bots/", {"level": "random"}).status_code == 302
+    entrants = {(e.user_id, e.bot_level) for e in tournament.entries.all()}
+    assert entrants == {(bob.pk, ""), (None, "random")}
