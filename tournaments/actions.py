@@ -266,7 +266,7 @@ def do_advance_if_round_over(tournament_id: int) -> str:
         if not all(read.over for reads in tables.values() for read in reads):
             return ""
         entrants = tournament.entries.count()
-        active = tournament.entries.filter(withdrawn=False, disqualified=False).count()
+        active = sum(pairable(entry) for entry in tournament.entries.select_related("user"))
         last = tournament.current_round >= total_rounds(tournament, entrants)
         knockout_won = tournament.format == Tournament.Format.KNOCKOUT and len(tables[tournament.current_round]) == 1
         smallest, _ = seats_per_match(tournament.game, tournament.format, tournament.table_size)
@@ -294,7 +294,7 @@ def _pair_round(tournament: Tournament, tables=None) -> Round:
     """Pair round current_round + 1 and create its matches (called with the tournament locked)."""
     if tables is None:
         tables = read_tables(tournament, rounds_with_tables(tournament))
-    entries = {e.pk: e for e in tournament.entries.all()}
+    entries = {e.pk: e for e in tournament.entries.select_related("user")}
     number = tournament.current_round + 1
     planned = plan_round(tournament, number, entries, tables)
     round_ = Round.objects.create(tournament=tournament, number=number)
@@ -310,10 +310,16 @@ def _pair_round(tournament: Tournament, tables=None) -> Round:
     return round_
 
 
+def pairable(entry: Entry) -> bool:
+    """Still paired: not withdrawn or disqualified, and not a banned or suspended player (is_active
+    off; a suspended player is paired again once the suspension ends)."""
+    return entry.active and (entry.user_id is None or entry.user.is_active)
+
+
 def plan_round(tournament: Tournament, number: int, entries: dict[int, Entry], tables) -> pairing.Round:
     """The pairing of round `number` by the tournament's format (tournaments/pairing.py)."""
     seeded = sorted(entries.values(), key=lambda e: (e.seed or 0, e.pk))
-    active = [e.pk for e in seeded if e.active]
+    active = [e.pk for e in seeded if pairable(e)]
     fmt = tournament.format
     if fmt == Tournament.Format.ROUND_ROBIN:
         return _without_withdrawn(pairing.round_robin_round([e.pk for e in seeded], number - 1), set(active))
@@ -373,14 +379,14 @@ def knockout_winners(reads, entries: dict[int, Entry]) -> list[int]:
     for read in reads:
         ids = [e.pk for e in read.entries]
         points = read.points or [Fraction(0)] * len(ids)
-        order = sorted(range(len(ids)), key=lambda n: (not entries[ids[n]].active, -points[n], entries[ids[n]].seed))
+        order = sorted(range(len(ids)), key=lambda n: (not pairable(entries[ids[n]]), -points[n], entries[ids[n]].seed))
         winners.append(ids[order[0]])
     return winners
 
 
 def knockout_places(tournament: Tournament, tables) -> dict[int, int]:
     """The winner 1, the final's loser 2, the semi-finals' losers 3, and so on (shared places)."""
-    entries = {e.pk: e for e in tournament.entries.all()}
+    entries = {e.pk: e for e in tournament.entries.select_related("user")}
     places: dict[int, int] = {}
     for number in sorted(tables, reverse=True):
         reads = tables[number]

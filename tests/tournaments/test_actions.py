@@ -250,3 +250,18 @@ def test_a_swiss_with_bots_plays_their_matches_by_itself(alice, players, django_
     assert tournament.status == Tournament.Status.FINISHED
     rows = compute_standings(tournament, read_tables(tournament, rounds_with_tables(tournament)))
     assert sum(row.score for row in rows) == 2  # the two bots' matches; the aborted ones count for nothing
+
+
+def test_a_suspended_player_is_not_paired_while_suspended(alice, players):
+    tournament = actions.do_create(alice, settings_for(rounds=2, min_entrants=2))
+    for player in players[:4]:
+        actions.do_join(tournament.pk, player)
+    make_due(tournament)
+    actions.do_start_if_due(tournament.pk)
+    first_seat_wins_all(tournament)
+    type(players[1]).objects.filter(pk=players[1].pk).update(is_active=False)  # what a ban or suspension sets
+    assert actions.do_advance_if_round_over(tournament.pk) == "paired"
+    seated = {s.user_id for m in current_matches(tournament) for s in m.seats.all()}
+    assert players[1].pk not in seated and len(seated) == 2
+    byes = tournament.round_set.get(number=2).tables.filter(match=None)
+    assert byes.count() == 1 and byes.get().seats.get().entry.user_id != players[1].pk
