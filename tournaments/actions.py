@@ -250,7 +250,7 @@ def do_start_if_due(tournament_id: int) -> str:
         rounds = total_rounds(tournament, len(entries))
         all_now = tournament.format == Tournament.Format.ROUND_ROBIN and tournament.all_at_once
         for _ in range(rounds if all_now else 1):
-            _pair_round(tournament)
+            pair_round(tournament)
         return "started"
 
 
@@ -273,7 +273,7 @@ def do_advance_if_round_over(tournament_id: int) -> str:
         if last or knockout_won or active < smallest:
             _finish(tournament, tables)
             return "finished"
-        _pair_round(tournament, tables)
+        pair_round(tournament, tables)
         return "paired"
 
 
@@ -290,7 +290,7 @@ def _finish(tournament: Tournament, tables) -> None:
     tournament.save(update_fields=["status", "ended"])
 
 
-def _pair_round(tournament: Tournament, tables=None) -> Round:
+def pair_round(tournament: Tournament, tables=None) -> Round:
     """Pair round current_round + 1 and create its matches (called with the tournament locked)."""
     if tables is None:
         tables = read_tables(tournament, rounds_with_tables(tournament))

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from moderation.admin import with_reason
 from tournaments import actions
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Championship, ChampionshipMember, Entry, Round, Tournament
 
 
 class EntryInline(admin.TabularInline):
@@ -58,3 +58,22 @@ class EntryAdmin(admin.ModelAdmin):
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["id", "tournament", "number", "created"]
+
+
+class MemberInline(admin.TabularInline):
+    model = ChampionshipMember
+    fields = ["user", "joined", "left"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Championship)
+class ChampionshipAdmin(admin.ModelAdmin):
+    """Admins open a championship (one per game and clock); the sweep starts its seasons."""
+
+    list_display = ["id", "game", "time_preset", "division_size", "promote"]
+    inlines = [MemberInline]

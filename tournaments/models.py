@@ -56,6 +56,9 @@ class Tournament(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     ended = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=300, blank=True)  # why it was cancelled, kept for moderation
+    # A championship season's division is a round robin tournament (all its matches at once).
+    season = models.ForeignKey("Season", null=True, blank=True, on_delete=models.CASCADE, related_name="divisions")
+    division = models.PositiveSmallIntegerField(null=True, blank=True)  # 0 is the top division
 
     class Meta:
         ordering = ["starts_at", "id"]
@@ -169,3 +172,58 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} invited to {self.tournament_id}"
+
+
+class Championship(models.Model):
+    """Always running, one per game and clock: seasons of divisions (tournaments/championship.py)."""
+
+    game = models.CharField(max_length=40)
+    time_preset = models.CharField(
+        max_length=12, default="daily", choices=[(k, v[0]) for k, v in TimeControl.PRESETS.items()]
+    )
+    division_size = models.PositiveSmallIntegerField(default=8)
+    promote = models.PositiveSmallIntegerField(default=2)  # up from each division; twice as many go down
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")  # an admin
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "time_preset"], name="one_championship_per_clock")]
+
+    def __str__(self) -> str:
+        return f"{self.game_name} championship ({self.time_preset})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("championship", args=[self.pk])
+
+    @property
+    def game_name(self) -> str:
+        return GAME_NAMES.get(self.game, self.game)
+
+
+class ChampionshipMember(models.Model):
+    """A player signed up once; in every season until they leave."""
+
+    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    joined = models.DateTimeField(auto_now_add=True)
+    left = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["championship", "user"], name="one_membership_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.championship_id}"
+
+
+class Season(models.Model):
+    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    started = models.DateTimeField(auto_now_add=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["championship", "-number"]
+        constraints = [models.UniqueConstraint(fields=["championship", "number"], name="unique_season_number")]
+
+    def __str__(self) -> str:
+        return f"season {self.number} of {self.championship}"
