@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 
 from games.engines.registry import GAMES, get_engine
 from games.models import BOT_LEVELS
-from tournaments import actions
+from tournaments import actions, championship_actions
 from tournaments.forms import TournamentForm
-from tournaments.models import Entry, Tournament
+from tournaments.models import Championship, Entry, Tournament
 from tournaments.pairing import Standing
 from tournaments.standings import compute_standings, crosstable, format_points, read_tables, rounds_with_tables
 
@@ -32,7 +32,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         (gettext("Running"), tournaments.filter(status=Tournament.Status.RUNNING).order_by("starts_at")),
         (gettext("Finished"), tournaments.filter(status=Tournament.Status.FINISHED).order_by("-ended")),
     ]
+    championships = Championship.objects.all() if not game else Championship.objects.filter(game=game)
     context = {
+        "championships": championships.order_by("game", "time_preset"),
         "sections": [(title, list(rows[:LIST_LIMIT])) for title, rows in sections],
         "games": GAMES,
         "game": game,
@@ -152,3 +154,43 @@ def add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
     level = request.POST.get("level", "")
     run = lambda: actions.do_add_bot(tournament_id, request.user, level)  # noqa: E731
     return _organiser_action(request, tournament_id, run, gettext("The bot is in."))
+
+
+def championship_page(request: HttpRequest, championship_id: int, error: str = "", status: int = 200) -> HttpResponse:
+    championship = get_object_or_404(Championship, pk=championship_id)
+    seasons = list(championship.seasons.prefetch_related("divisions"))
+    member = None
+    if request.user.is_authenticated:
+        member = championship.members.filter(user=request.user, left=False).first()
+    context = {
+        "championship": championship,
+        "seasons": [(season, sorted(season.divisions.all(), key=lambda d: d.division or 0)) for season in seasons],
+        "members": championship.members.filter(left=False).count(),
+        "member": member,
+        "error": error,
+    }
+    return render(request, "tournaments/championship.html", context, status=status)
+
+
+@require_POST
+@login_required
+def championship_join(request: HttpRequest, championship_id: int) -> HttpResponse:
+    try:
+        championship_actions.do_join_championship(championship_id, request.user)
+    except championship_actions.ActionError as error:
+        get_object_or_404(Championship, pk=championship_id)
+        return championship_page(request, championship_id, str(error), error.status)
+    messages.success(request, gettext("You are in: you start in the lowest division next season."))
+    return redirect("championship", championship_id)
+
+
+@require_POST
+@login_required
+def championship_leave(request: HttpRequest, championship_id: int) -> HttpResponse:
+    try:
+        championship_actions.do_leave_championship(championship_id, request.user)
+    except championship_actions.ActionError as error:
+        get_object_or_404(Championship, pk=championship_id)
+        return championship_page(request, championship_id, str(error), error.status)
+    messages.success(request, gettext("You have left the championship; the season you are in goes on."))
+    return redirect("championship", championship_id)

@@ -57,3 +57,24 @@ def test_a_season_with_promotion_relegation_and_the_next_season_by_itself(champi
     assert top == ["p0", "p4", "p1", "p2"]
     assert bottom[-1] == "late" and "p5" not in top + bottom
     assert actions.do_start_season_if_due(championship.pk) == ""
+
+
+def test_the_championship_page_sign_up_and_leave(championship, alice, bob, client, client_for):
+    page = client.get(f"/championships/{championship.pk}/").content.decode()
+    assert "Solitaire Chess championship" in page and "Log in to sign up." in page
+    assert "/championships/" in client.get("/tournaments/").content.decode()
+    assert client.post(f"/championships/{championship.pk}/join/").status_code == 302  # to the login
+    assert not championship.members.exists()
+    for player in (alice, bob):
+        assert client_for(player).post(f"/championships/{championship.pk}/join/").status_code == 302
+    assert client_for(bob).post(f"/championships/{championship.pk}/join/").status_code == 400
+    assert client_for(bob).get(f"/championships/{championship.pk}/join/").status_code == 405
+    sweep_tournaments()
+    page = client_for(alice).get(f"/championships/{championship.pk}/").content.decode()
+    division = championship.seasons.get().divisions.get()
+    assert "Season 1" in page and f'href="/tournaments/{division.pk}/"' in page and "2 players signed up." in page
+    assert client_for(alice).post(f"/championships/{championship.pk}/leave/").status_code == 302
+    assert client_for(alice).post(f"/championships/{championship.pk}/leave/").status_code == 400
+    assert client.get("/championships/999999/").status_code == 404
+    client.cookies["django_language"] = "nl"
+    assert "Seizoen 1" in client.get(f"/championships/{championship.pk}/").content.decode()
