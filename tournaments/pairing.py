@@ -99,7 +99,8 @@ def swiss_rank(players: Iterable[SwissPlayer]) -> list[SwissPlayer]:
 
 
 FULL_GRAPH_UP_TO = 64  # players; above, a window of neighbours first (the full graph grows as n²)
-WINDOW = 16  # each player's neighbours in the ranking tried first in a big Swiss
+WINDOW = 16  # each player's neighbours in the ranking, tried next in a big Swiss
+BLOCK = 32  # players paired together, tried first in a big Swiss (an even number)
 
 
 def swiss_round(players: Sequence[SwissPlayer]) -> Round:
@@ -112,19 +113,48 @@ def swiss_round(players: Sequence[SwissPlayer]) -> Round:
     often. An odd count adds a bye node joined only to the players who have not had a bye (to
     everyone if all have).
 
-    A big Swiss first joins each player to their WINDOW neighbours in the ranking only; the full
-    graph is used when that finds no perfect pairing free of rematches and third seats."""
+    A big Swiss (over FULL_GRAPH_UP_TO) is first paired in blocks of BLOCK ranking neighbours, then,
+    if a block has a rematch or a third seat, with each player joined to their WINDOW neighbours;
+    the full graph is used when neither is clean."""
     ranked = swiss_rank(players)
     if len(ranked) < 2:
         return Round([], ranked[0].id if ranked else None)
     if len(ranked) > FULL_GRAPH_UP_TO:
+        blocks = _paired_in_blocks(ranked)
+        if blocks is not None:
+            return blocks
         graph, hard = _swiss_graph(ranked, WINDOW)
-        matching = nx.min_weight_matching(graph)
-        cost = sum(graph.edges[a, b]["weight"] for a, b in matching)
-        if 2 * len(matching) == graph.number_of_nodes() and cost < hard:
+        matching = _clean_matching(graph, hard)
+        if matching is not None:
             return _as_round(ranked, matching)
     graph, _ = _swiss_graph(ranked, None)
     return _as_round(ranked, nx.min_weight_matching(graph))
+
+
+def _clean_matching(graph: nx.Graph, hard: int) -> set[tuple[int, int]] | None:
+    """The graph's minimum-weight matching if it pairs everyone with no hard fault, else None."""
+    matching = nx.min_weight_matching(graph)
+    cost = sum(graph.edges[a, b]["weight"] for a, b in matching)
+    return matching if 2 * len(matching) == graph.number_of_nodes() and cost < hard else None
+
+
+def _paired_in_blocks(ranked: list[SwissPlayer]) -> Round | None:
+    """A big Swiss, fast: the bye to the lowest-ranked player without one, then blocks of BLOCK
+    neighbours in the ranking, each paired on its own full graph. None when a block cannot be
+    paired without a hard fault (the caller then pairs the whole field)."""
+    bye = None
+    if len(ranked) % 2:
+        bye = next((p for p in reversed(ranked) if not p.had_bye), ranked[-1])
+        ranked = [p for p in ranked if p is not bye]
+    tables: list[Table] = []
+    for start in range(0, len(ranked), BLOCK):
+        block = ranked[start : start + BLOCK]
+        graph, hard = _swiss_graph(block, None)
+        matching = _clean_matching(graph, hard)
+        if matching is None:
+            return None
+        tables.extend(_as_round(block, matching).tables)
+    return Round(tables, bye.id if bye else None)
 
 
 def _swiss_graph(ranked: list[SwissPlayer], window: int | None) -> tuple[nx.Graph, int]:
