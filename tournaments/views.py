@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
@@ -34,12 +35,22 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     ]
     championships = Championship.objects.all() if not game else Championship.objects.filter(game=game)
     context = {
+        "mine": my_tournaments(request.user),
         "championships": championships.order_by("game", "time_preset"),
         "sections": [(title, list(rows[:LIST_LIMIT])) for title, rows in sections],
         "games": GAMES,
         "game": game,
     }
     return render(request, "tournaments/list.html", context)
+
+
+def my_tournaments(user) -> list[tuple[Tournament, Entry | None]]:
+    """The reader's tournaments (entered or organised), newest first, with their entry (its place)."""
+    if not user.is_authenticated:
+        return []
+    entries = {e.tournament_id: e for e in Entry.objects.filter(user=user)}
+    rows = Tournament.objects.filter(Q(pk__in=entries) | Q(organiser=user)).order_by("-starts_at")[:LIST_LIMIT]
+    return [(tournament, entries.get(tournament.pk)) for tournament in rows]
 
 
 def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", status: int = 200) -> HttpResponse:

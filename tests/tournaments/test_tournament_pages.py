@@ -165,3 +165,17 @@ def test_the_organiser_invites_to_an_invite_only_tournament_and_adds_a_bot(alice
     assert organiser.post(f"/tournaments/{tournament.pk}/bots/", {"level": "random"}).status_code == 302
     entrants = {(e.user_id, e.bot_level) for e in tournament.entries.all()}
     assert entrants == {(bob.pk, ""), (None, "random")}
+
+
+def test_the_list_shows_the_readers_own_tournaments_and_titles(alice, bob, carol, client_for, client):
+    won = running_round_robin(alice, bob, carol)
+    for _ in range(3):
+        for table in won.round_set.order_by("-number").first().tables.exclude(match=None):
+            alices = table.seats.filter(entry__user=alice).first()
+            games.do_adjudicate(table.match_id, [alices.number if alices else 0], "test: alice wins hers")
+        actions.do_advance_if_round_over(won.pk)
+    organised = open_tournament(bob, name="Bob's Open")
+    page = client_for(alice).get("/tournaments/").content.decode()
+    assert "Your tournaments" in page and "Winner" in page and organised.name not in page.split("Upcoming")[0]
+    assert "Organiser" in client_for(bob).get("/tournaments/").content.decode()
+    assert "Your tournaments" not in client.get("/tournaments/").content.decode()
