@@ -22,6 +22,8 @@ from games.actions.common import ActionError, NotAllowed, check_can_play  # noqa
 from games.engines.base import BadOptions
 from games.engines.registry import SPECS, get_engine
 from games.models import BOT_LEVELS, Match, TimeControl
+from moderation.actions import abort
+from moderation.models import ModerationLog
 from ratings.models import Pool, Rating, display
 from tournaments import pairing
 from tournaments.matches import create_started_match
@@ -214,6 +216,31 @@ def do_disqualify(entry_id: int, reason: str) -> Entry:
         entry.reason = reason[:300]
         entry.save(update_fields=["disqualified", "reason"])
         return entry
+
+
+def do_repair_round(tournament_id: int, moderator: User, reason: str) -> Round:
+    """A moderator pairs the current round again, typically after disqualifying or withdrawing
+    entrants: its matches still being played are aborted (with the reason, in the moderation log)
+    and the round is paired anew. Refused once one of its matches has finished."""
+    if not reason.strip():
+        raise ActionError(gettext("Say why the round is paired again."))
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING or tournament.all_at_once:
+            raise ActionError(gettext("Only a running tournament's current round can be paired again."))
+        round_ = tournament.round_set.get(number=tournament.current_round)
+        matches = [table.match for table in round_.tables.select_related("match") if table.match is not None]
+        if any(match.status == Match.Status.FINISHED for match in matches):
+            raise ActionError(gettext("A match of this round has finished: the round cannot be paired again."))
+        for match in matches:
+            if not match.is_over:
+                abort(moderator, match.pk, reason)  # moderation's abort: logged with the match
+        round_.delete()
+        tournament.current_round -= 1
+        ModerationLog.objects.create(
+            moderator=moderator, action=f"re-pair round {round_.number} of tournament {tournament.pk}", reason=reason
+        )
+        return pair_round(tournament)
 
 
 def total_rounds(tournament: Tournament, entrants: int) -> int:

@@ -28,7 +28,16 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name", "organiser__username"]
     readonly_fields = ["status", "current_round", "ended", "end_reason", "created"]
     inlines = [EntryInline]
-    actions = ["cancel_tournaments"]
+    actions = ["cancel_tournaments", "repair_round"]
+
+    @admin.action(description=_("Pair the current round again (after disqualifications)"))
+    def repair_round(self, request, queryset):
+        return with_reason(
+            request,
+            queryset,
+            _("Pair the round again"),
+            lambda t, data: actions.do_repair_round(t.pk, request.user, data["reason"]),
+        )
 
     @admin.action(description=_("Cancel the selected tournaments"))
     def cancel_tournaments(self, request, queryset):

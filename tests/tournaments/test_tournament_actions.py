@@ -265,3 +265,29 @@ def test_a_suspended_player_is_not_paired_while_suspended(alice, players):
     assert players[1].pk not in seated and len(seated) == 2
     byes = tournament.round_set.get(number=2).tables.filter(match=None)
     assert byes.count() == 1 and byes.get().seats.get().entry.user_id != players[1].pk
+
+
+def test_a_moderator_pairs_the_round_again_after_a_disqualification(alice, players, make_user, client_for):
+    staff = make_user("mod", is_staff=True, is_superuser=True)
+    tournament = actions.do_create(alice, settings_for(rounds=2, min_entrants=2))
+    for player in players[:4]:
+        actions.do_join(tournament.pk, player)
+    make_due(tournament)
+    actions.do_start_if_due(tournament.pk)
+    old = current_matches(tournament)
+    cheat = tournament.entries.get(user=players[0])
+    data = {"action": "disqualify", "_selected_action": [cheat.pk], "apply": "1", "reason": "engine use"}
+    client_for(staff).post("/admin/tournaments/entry/", data)
+    cheat.refresh_from_db()
+    assert cheat.disqualified and cheat.reason == "engine use"
+    with pytest.raises(actions.ActionError):
+        actions.do_repair_round(tournament.pk, staff, " ")  # a reason is needed
+    data = {"action": "repair_round", "_selected_action": [tournament.pk], "apply": "1", "reason": "disqualified"}
+    client_for(staff).post("/admin/tournaments/tournament/", data)
+    assert {m.status for m in Match.objects.filter(pk__in=[m.pk for m in old])} == {Match.Status.ABORTED}
+    new = current_matches(tournament)
+    assert len(new) == 1 and players[0].pk not in new[0].seats.values_list("user_id", flat=True)
+    assert tournament.round_set.get(number=1).tables.filter(match=None).count() == 1  # three left: a bye
+    games.do_adjudicate(new[0].pk, [0], "test")
+    with pytest.raises(actions.ActionError):
+        actions.do_repair_round(tournament.pk, staff, "again")  # a match of the round has finished
