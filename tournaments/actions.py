@@ -238,7 +238,9 @@ def do_repair_round(tournament_id: int, moderator: User, reason: str) -> Round:
         round_.delete()
         tournament.current_round -= 1
         ModerationLog.objects.create(
-            moderator=moderator, action=f"re-pair round {round_.number} of tournament {tournament.pk}", reason=reason
+            moderator=moderator,
+            action=f"re-pair tournament {tournament.pk} round {round_.number}"[:40],  # the log's field length
+            reason=reason,
         )
         return pair_round(tournament)
 
