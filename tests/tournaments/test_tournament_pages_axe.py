@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from games import actions as games
 from tournaments import actions
 from tournaments.actions import TournamentSettings
 from tournaments.models import Championship, Tournament
@@ -79,3 +80,29 @@ def test_the_tournament_pages_are_axe_clean_and_joining_works_by_keyboard(browse
         page.keyboard.press("Enter")
     page.get_by_role("button", name="Leave this tournament").wait_for()
     assert upcoming.entries.filter(user=bob).exists()
+
+
+def test_a_player_joins_from_the_list_follows_the_pairing_and_sees_the_standings_move(browser, live_server, alice, bob):
+    """The match itself is ended by a moderator's adjudication, not by moves played in the browser."""
+    chosen = {"game": "solitaire-chess", "format": Tournament.Format.SWISS, "min_entrants": 2, "rounds": 1}
+    tournament = actions.do_create(
+        alice, TournamentSettings(name="Browser Swiss", starts_at=timezone.now() + timedelta(hours=1), **chosen)
+    )
+    actions.do_join(tournament.pk, alice)
+    page = page_as(browser, live_server, bob)
+    page.goto(live_server.url + "/tournaments/")
+    page.get_by_role("link", name="Browser Swiss").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Enter this tournament").click()
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert actions.do_start_if_due(tournament.pk) == "started"
+    page.reload()
+    match = tournament.round_set.get().tables.get().match
+    page.get_by_role("link", name=f"Match #{match.pk}").click()
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    bobs_seat = match.seats.get(user=bob).number
+    games.do_adjudicate(match.pk, [bobs_seat], "test: bob wins")
+    assert actions.do_advance_if_round_over(tournament.pk) == "finished"
+    page.goto(live_server.url + f"/tournaments/{tournament.pk}/")
+    first_row = page.locator("table.standings tbody tr").first
+    assert "bob" in first_row.inner_text() and first_row.locator("td").nth(1).inner_text() == "1"
