@@ -28,7 +28,7 @@ from ratings.models import Pool, Rating, display
 from tournaments import pairing
 from tournaments.matches import create_started_match
 from tournaments.models import Entry, Invitation, Round, Table, TableSeat, Tournament
-from tournaments.standings import compute_standings, read_tables, rounds_with_tables
+from tournaments.standings import compute_standings, knockout_winners, pairable, read_tables, rounds_with_tables
 
 MAX_ROUNDS = 30
 
@@ -339,12 +339,6 @@ def pair_round(tournament: Tournament, tables=None) -> Round:
     return round_
 
 
-def pairable(entry: Entry) -> bool:
-    """Still paired: not withdrawn or disqualified, and not a banned or suspended player (is_active
-    off; a suspended player is paired again once the suspension ends)."""
-    return entry.active and (entry.user_id is None or entry.user.is_active)
-
-
 def plan_round(tournament: Tournament, number: int, entries: dict[int, Entry], tables) -> pairing.Round:
     """The pairing of round `number` by the tournament's format (tournaments/pairing.py)."""
     seeded = sorted(entries.values(), key=lambda e: (e.seed or 0, e.pk))
@@ -399,18 +393,6 @@ def swiss_players(entries: dict[int, Entry], tables) -> dict[int, pairing.SwissP
         i: pairing.SwissPlayer(i, float(score[i]), e.rating, frozenset(opponents[i]), firsts[i], seconds[i], i in byes)
         for i, e in entries.items()
     }
-
-
-def knockout_winners(reads, entries: dict[int, Entry]) -> list[int]:
-    """The winners of a knockout round in bracket order. TRN-6: a draw, or a match that did not
-    count, sends the higher seed on; a withdrawn or disqualified winner's place goes to the other."""
-    winners = []
-    for read in reads:
-        ids = [e.pk for e in read.entries]
-        points = read.points or [Fraction(0)] * len(ids)
-        order = sorted(range(len(ids)), key=lambda n: (not pairable(entries[ids[n]]), -points[n], entries[ids[n]].seed))
-        winners.append(ids[order[0]])
-    return winners
 
 
 def knockout_places(tournament: Tournament, tables) -> dict[int, int]:

@@ -108,3 +108,21 @@ def format_points(points: Fraction) -> str:
     if rest == Fraction(1, 2):
         return f"{int(whole)}½" if whole else "½"
     return f"{float(points):.2f}"
+
+
+def pairable(entry: Entry) -> bool:
+    """Still paired: not withdrawn or disqualified, and not a banned or suspended player (is_active
+    off; a suspended player is paired again once the suspension ends)."""
+    return entry.active and (entry.user_id is None or entry.user.is_active)
+
+
+def knockout_winners(reads: list[TableRead], entries: dict[int, Entry]) -> list[int]:
+    """The winners of a knockout round in bracket order. TRN-6: a draw, or a match that did not
+    count, sends the higher seed on; a withdrawn or disqualified winner's place goes to the other."""
+    winners = []
+    for read in reads:
+        ids = [e.pk for e in read.entries]
+        points = read.points or [Fraction(0)] * len(ids)
+        order = sorted(range(len(ids)), key=lambda n: (not pairable(entries[ids[n]]), -points[n], entries[ids[n]].seed))
+        winners.append(ids[order[0]])
+    return winners

@@ -16,7 +16,15 @@ from tournaments import actions, championship_actions
 from tournaments.forms import TournamentForm
 from tournaments.models import Championship, Entry, Tournament
 from tournaments.pairing import Standing
-from tournaments.standings import compute_standings, crosstable, format_points, read_tables, rounds_with_tables
+from tournaments.standings import (
+    TableRead,
+    compute_standings,
+    crosstable,
+    format_points,
+    knockout_winners,
+    read_tables,
+    rounds_with_tables,
+)
 
 LIST_LIMIT = 50
 
@@ -63,10 +71,15 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
     if request.user.is_authenticated:
         mine = next((entry for entry in entries.values() if entry.user_id == request.user.pk), None)
     is_open = tournament.status == Tournament.Status.OPEN
+    winners = goes_on(tournament, tables, entries)
     context = {
         "tournament": tournament,
         "standings": [standing_line(row, entry) for row, entry in rows],
-        "rounds": [(number, reads) for number, reads in sorted(tables.items(), reverse=True)],
+        "rounds": [
+            (number, [(read, winners.get(read.table.pk)) for read in reads])
+            for number, reads in sorted(tables.items(), reverse=True)
+        ],
+        "knockout": tournament.format == Tournament.Format.KNOCKOUT,
         "crosstable": crosstable(sorted(entries.values(), key=lambda e: (e.seed or 0, e.pk)), tables)
         if tournament.format == Tournament.Format.ROUND_ROBIN and tables
         else None,
@@ -84,6 +97,18 @@ def may_enter(tournament: Tournament, user) -> bool:
     if not tournament.invite_only or tournament.organiser_id == user.pk:
         return True
     return user.is_authenticated and tournament.invitations.filter(user=user).exists()
+
+
+def goes_on(tournament: Tournament, tables: dict[int, list[TableRead]], entries: dict) -> dict[int, Entry]:
+    """A knockout's bracket: table id -> the entrant who goes on from it, once it is over."""
+    if tournament.format != Tournament.Format.KNOCKOUT:
+        return {}
+    result = {}
+    for reads in tables.values():
+        over = [read for read in reads if read.over]
+        for read, winner in zip(over, knockout_winners(over, entries)):
+            result[read.table.pk] = entries[winner]
+    return result
 
 
 def standing_line(row: Standing, entry: Entry) -> dict[str, object]:

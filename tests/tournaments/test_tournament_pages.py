@@ -179,3 +179,20 @@ def test_the_list_shows_the_readers_own_tournaments_and_titles(alice, bob, carol
     assert "Your tournaments" in page and "Winner" in page and organised.name not in page.split("Upcoming")[0]
     assert "Organiser" in client_for(bob).get("/tournaments/").content.decode()
     assert "Your tournaments" not in client.get("/tournaments/").content.decode()
+
+
+def test_a_knockout_page_shows_who_goes_on(alice, bob, carol, client):
+    tournament = open_tournament(alice, name="Knock", game="solitaire-chess", format=Tournament.Format.KNOCKOUT)
+    for player in (alice, bob, carol):
+        actions.do_join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    actions.do_start_if_due(tournament.pk)
+    table = tournament.round_set.get().tables.exclude(match=None).get()
+    winner = table.seats.get(number=1).entry.user
+    cell = f'<td><a href="/players/{winner.username}/">'
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert '<th scope="col">Goes on</th>' in page
+    before = page.count(cell)  # the first cell of the players' column, when the winner sits first
+    games.do_adjudicate(table.match_id, [1], "test: the second seat wins")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert page.count(cell) == before + 1  # and now in the "goes on" column
