@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "ninja",  # django-ninja: its Swagger UI from our static files (no CDN, see the CSP)
     "api",
     "push",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -238,6 +239,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     "resend-waiting-notifications": {"task": "notifications.tasks.resend_waiting_notifications", "schedule": 300.0},
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
     "resend-waiting-pushes": {"task": "push.tasks.resend_waiting_pushes", "schedule": 300.0},
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": 60.0},
 }
 
 # Web push (push/): VAPID keys from the environment in production; with DEBUG and none set, a pair

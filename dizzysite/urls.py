@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("api.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

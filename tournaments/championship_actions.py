@@ -1,0 +1,118 @@
+"""Championships: sign up once, leave, and the next season starting by itself when the last ends.
+
+Each division of a season is a round robin Tournament with every match created at once; the
+tournaments' own sweep finishes them (places stored), and this module's do_start_season_if_due,
+run by the same sweep, then forms the next season's divisions (tournaments/championship.py).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from accounts.models import User
+from games.actions.common import ActionError, check_can_play
+from tournaments.actions import pair_round, total_rounds
+from tournaments.championship import Finish, level_of, next_divisions
+from tournaments.models import Championship, ChampionshipMember, Entry, Season, Tournament
+
+
+def lock_championship(championship_id: int) -> Championship:
+    try:
+        return Championship.objects.select_for_update().get(pk=championship_id)
+    except Championship.DoesNotExist:
+        raise ActionError(gettext("There is no such championship.")) from None
+
+
+def do_join_championship(championship_id: int, user: User) -> ChampionshipMember:
+    """Sign up once: the player enters the lowest division at the next season."""
+    check_can_play(user)
+    with transaction.atomic():
+        championship = lock_championship(championship_id)
+        member, created = ChampionshipMember.objects.get_or_create(championship=championship, user=user)
+        if not created and not member.left:
+            raise ActionError(gettext("You are in this championship already."))
+        if not created:
+            member.left = False
+            member.joined = timezone.now()  # back at the bottom, as a newcomer
+            member.save(update_fields=["left", "joined"])
+        return member
+
+
+def do_leave_championship(championship_id: int, user: User) -> ChampionshipMember:
+    """Out from the next season on; the season being played goes on."""
+    with transaction.atomic():
+        lock_championship(championship_id)
+        member = ChampionshipMember.objects.filter(championship_id=championship_id, user=user, left=False).first()
+        if member is None:
+            raise ActionError(gettext("You are not in this championship."))
+        member.left = True
+        member.save(update_fields=["left"])
+        return member
+
+
+def season_finishes(season: Season) -> list[Finish]:
+    """Every entrant's division, level and place in a finished season."""
+    finishes = []
+    for division in season.divisions.prefetch_related("entries"):
+        entries = list(division.entries.all())
+        for entry in entries:
+            place = entry.place or len(entries)
+            finishes.append(Finish(entry.user_id, level_of(division.division), division.division, place, len(entries)))
+    return finishes
+
+
+def do_start_season_if_due(championship_id: int) -> str:
+    """Start the next season once every division of the current one is over (the first season once
+    two players have signed up). Returns "started" or "" (nothing to do); safe to run twice."""
+    with transaction.atomic():
+        championship = lock_championship(championship_id)
+        current = championship.seasons.order_by("-number").first()
+        if current is not None:
+            done = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+            if current.divisions.exclude(status__in=done).exists():
+                return ""
+        staying = set(championship.members.filter(left=False).values_list("user_id", flat=True))
+        finishes = [f for f in season_finishes(current) if f.member in staying] if current else []
+        seen = {f.member for f in finishes}
+        newcomers = [
+            m.user_id for m in championship.members.filter(left=False).order_by("joined", "id") if m.user_id not in seen
+        ]
+        divisions = next_divisions(finishes, newcomers, championship.division_size, championship.promote)
+        if sum(len(d) for d in divisions) < 2:
+            return ""
+        if current is not None:
+            current.ended = timezone.now()
+            current.save(update_fields=["ended"])
+        season = Season.objects.create(championship=championship, number=(current.number + 1) if current else 1)
+        for index, members in enumerate(divisions):
+            start_division(championship, season, index, members)
+        return "started"
+
+
+def start_division(championship: Championship, season: Season, index: int, user_ids: list[int]) -> Tournament:
+    """A division: a round robin of these players, seeded in this order, every match created now."""
+    now = timezone.now()
+    division = Tournament.objects.create(
+        name=f"{championship.game_name}, season {season.number}, division {index + 1}",
+        game=championship.game,
+        time_preset=championship.time_preset,
+        format=Tournament.Format.ROUND_ROBIN,
+        all_at_once=True,
+        organiser=championship.organiser,
+        official=True,
+        starts_at=now,
+        min_entrants=2,
+        max_entrants=len(user_ids),
+        invite_only=True,
+        status=Tournament.Status.RUNNING,
+        season=season,
+        division=index,
+    )
+    Entry.objects.bulk_create(
+        Entry(tournament=division, user_id=user_id, seed=seed) for seed, user_id in enumerate(user_ids, start=1)
+    )
+    for _ in range(total_rounds(division, len(user_ids))):
+        pair_round(division)
+    return division

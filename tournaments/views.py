@@ -1,0 +1,232 @@
+"""Thin views of the tournaments: the list, a tournament's page, the organiser's form, join, leave."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from games.engines.registry import GAMES, get_engine
+from games.models import BOT_LEVELS
+from tournaments import actions, championship_actions
+from tournaments.forms import TournamentForm
+from tournaments.models import Championship, Entry, Tournament
+from tournaments.pairing import Standing
+from tournaments.standings import (
+    TableRead,
+    compute_standings,
+    crosstable,
+    format_points,
+    knockout_winners,
+    read_tables,
+    rounds_with_tables,
+)
+
+LIST_LIMIT = 50
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game", "")
+    tournaments = Tournament.objects.all()
+    if game in GAMES:
+        tournaments = tournaments.filter(game=game)
+    else:
+        game = ""
+    sections = [
+        (gettext("Upcoming"), tournaments.filter(status=Tournament.Status.OPEN).order_by("starts_at")),
+        (gettext("Running"), tournaments.filter(status=Tournament.Status.RUNNING).order_by("starts_at")),
+        (gettext("Finished"), tournaments.filter(status=Tournament.Status.FINISHED).order_by("-ended")),
+    ]
+    championships = Championship.objects.all() if not game else Championship.objects.filter(game=game)
+    context = {
+        "mine": my_tournaments(request.user),
+        "championships": championships.order_by("game", "time_preset"),
+        "sections": [(title, list(rows[:LIST_LIMIT])) for title, rows in sections],
+        "games": GAMES,
+        "game": game,
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+def my_tournaments(user) -> list[tuple[Tournament, Entry | None]]:
+    """The reader's tournaments (entered or organised), newest first, with their entry (its place)."""
+    if not user.is_authenticated:
+        return []
+    entries = {e.tournament_id: e for e in Entry.objects.filter(user=user)}
+    rows = Tournament.objects.filter(Q(pk__in=entries) | Q(organiser=user)).order_by("-starts_at")[:LIST_LIMIT]
+    return [(tournament, entries.get(tournament.pk)) for tournament in rows]
+
+
+def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", status: int = 200) -> HttpResponse:
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    rounds = rounds_with_tables(tournament)
+    tables = read_tables(tournament, rounds)
+    entries = {entry.pk: entry for entry in tournament.entries.select_related("user")}
+    rows = [(row, entries[row.player]) for row in compute_standings(tournament, tables)]
+    mine = None
+    if request.user.is_authenticated:
+        mine = next((entry for entry in entries.values() if entry.user_id == request.user.pk), None)
+    is_open = tournament.status == Tournament.Status.OPEN
+    winners = goes_on(tournament, tables, entries)
+    context = {
+        "tournament": tournament,
+        "standings": [standing_line(row, entry) for row, entry in rows],
+        "rounds": [
+            (number, [(read, winners.get(read.table.pk)) for read in reads])
+            for number, reads in sorted(tables.items(), reverse=True)
+        ],
+        "knockout": tournament.format == Tournament.Format.KNOCKOUT,
+        "crosstable": crosstable(sorted(entries.values(), key=lambda e: (e.seed or 0, e.pk)), tables)
+        if tournament.format == Tournament.Format.ROUND_ROBIN and tables
+        else None,
+        "mine": mine,
+        "can_join": is_open and mine is None and may_enter(tournament, request.user),
+        "organising": is_open and tournament.organiser_id == request.user.pk,
+        "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_engine(tournament.game).bots],
+        "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
+        "error": error,
+    }
+    return render(request, "tournaments/tournament.html", context, status=status)
+
+
+def may_enter(tournament: Tournament, user) -> bool:
+    if not tournament.invite_only or tournament.organiser_id == user.pk:
+        return True
+    return user.is_authenticated and tournament.invitations.filter(user=user).exists()
+
+
+def goes_on(tournament: Tournament, tables: dict[int, list[TableRead]], entries: dict) -> dict[int, Entry]:
+    """A knockout's bracket: table id -> the entrant who goes on from it, once it is over."""
+    if tournament.format != Tournament.Format.KNOCKOUT:
+        return {}
+    result = {}
+    for reads in tables.values():
+        over = [read for read in reads if read.over]
+        for read, winner in zip(over, knockout_winners(over, entries)):
+            result[read.table.pk] = entries[winner]
+    return result
+
+
+def standing_line(row: Standing, entry: Entry) -> dict[str, object]:
+    """One line of the standings table, its points written as players read them."""
+    return {
+        "rank": row.rank,
+        "entry": entry,
+        "score": format_points(row.score),
+        "head_to_head": format_points(row.head_to_head),
+        "buchholz": format_points(row.buchholz),
+        "sonneborn_berger": format_points(row.sonneborn_berger),
+        "played": row.played + row.byes,
+    }
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = actions.do_create(request.user, form.chosen())
+        except actions.ActionError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect(tournament)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        actions.do_join(tournament_id, request.user)
+    except actions.ActionError as error:
+        get_object_or_404(Tournament, pk=tournament_id)
+        return tournament_page(request, tournament_id, str(error), error.status)
+    messages.success(request, gettext("You have entered the tournament."))
+    return redirect("tournament", tournament_id)
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        actions.do_leave(tournament_id, request.user)
+    except actions.ActionError as error:
+        get_object_or_404(Tournament, pk=tournament_id)
+        return tournament_page(request, tournament_id, str(error), error.status)
+    messages.success(request, gettext("You have left the tournament."))
+    return redirect("tournament", tournament_id)
+
+
+def _organiser_action(request: HttpRequest, tournament_id: int, run, success: str) -> HttpResponse:
+    try:
+        run()
+    except actions.ActionError as error:
+        get_object_or_404(Tournament, pk=tournament_id)
+        return tournament_page(request, tournament_id, str(error), error.status)
+    messages.success(request, success)
+    return redirect("tournament", tournament_id)
+
+
+@require_POST
+@login_required
+def invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    username = request.POST.get("username", "")
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda: actions.do_invite(tournament_id, request.user, username),
+        gettext("The player may now enter."),
+    )
+
+
+@require_POST
+@login_required
+def add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    level = request.POST.get("level", "")
+    run = lambda: actions.do_add_bot(tournament_id, request.user, level)  # noqa: E731
+    return _organiser_action(request, tournament_id, run, gettext("The bot is in."))
+
+
+def championship_page(request: HttpRequest, championship_id: int, error: str = "", status: int = 200) -> HttpResponse:
+    championship = get_object_or_404(Championship, pk=championship_id)
+    seasons = list(championship.seasons.prefetch_related("divisions"))
+    member = None
+    if request.user.is_authenticated:
+        member = championship.members.filter(user=request.user, left=False).first()
+    context = {
+        "championship": championship,
+        "seasons": [(season, sorted(season.divisions.all(), key=lambda d: d.division or 0)) for season in seasons],
+        "members": championship.members.filter(left=False).count(),
+        "member": member,
+        "error": error,
+    }
+    return render(request, "tournaments/championship.html", context, status=status)
+
+
+@require_POST
+@login_required
+def championship_join(request: HttpRequest, championship_id: int) -> HttpResponse:
+    try:
+        championship_actions.do_join_championship(championship_id, request.user)
+    except championship_actions.ActionError as error:
+        get_object_or_404(Championship, pk=championship_id)
+        return championship_page(request, championship_id, str(error), error.status)
+    messages.success(request, gettext("You are in: you start in the lowest division next season."))
+    return redirect("championship", championship_id)
+
+
+@require_POST
+@login_required
+def championship_leave(request: HttpRequest, championship_id: int) -> HttpResponse:
+    try:
+        championship_actions.do_leave_championship(championship_id, request.user)
+    except championship_actions.ActionError as error:
+        get_object_or_404(Championship, pk=championship_id)
+        return championship_page(request, championship_id, str(error), error.status)
+    messages.success(request, gettext("You have left the championship; the season you are in goes on."))
+    return redirect("championship", championship_id)
