@@ -91,6 +91,10 @@ class Match(models.Model):
     spectators_read_chat = models.BooleanField(default=False)
     # Rated matches change the players' ratings when they finish (ratings app, issue 15).
     rated = models.BooleanField(default=True)
+    # Ruling SITE-ABORT applies: a player may abort before every seat has moved, and the worker aborts
+    # a match whose first player never moved. Off for a pairing (a tournament's): aborting would void
+    # the opponent's game, so there a no-show loses on time like any late player.
+    abortable = models.BooleanField(default=True)
     # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)  # in English, names filled in

@@ -28,7 +28,7 @@ def seats_that_moved(match: Match) -> set[int]:
 
 def can_abort(match: Match, seats: list[Seat]) -> bool:
     """Ruling SITE-ABORT: a running match may be aborted until every seat has made its first move."""
-    if match.status != Match.Status.ACTIVE:
+    if match.status != Match.Status.ACTIVE or not match.abortable:
         return False
     return not {seat.number for seat in seats} <= seats_that_moved(match)
 

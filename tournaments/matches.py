@@ -32,6 +32,7 @@ def create_started_match(tournament: Tournament, entries: Sequence[Entry]) -> Ma
         created_by=tournament.organiser,
         time_preset=tournament.time_preset,
         rated=tournament.rated,
+        abortable=False,
         turn_seconds=turn,
         reserve_periods=periods,
         period_seconds=period,

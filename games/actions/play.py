@@ -148,7 +148,7 @@ def after_state_change(
     """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
 
     Called with the match row locked, after every change of state; at the start (version 0)
-    `starter_id` is the user whose request started it (default: the creator)."""
+    `starter_id` is the user whose request started it (None: nobody's, as a tournament's pairing)."""
     to_act = set(engine.to_act(match.state))
     result = ended or engine.result(match.state)
     now = timezone.now()
@@ -186,7 +186,7 @@ def after_state_change(
             if seat.user_id and not seat.is_bot:
                 notify(match, seat.user, Kind.FINISHED, match.version)
     elif match.version == 0:
-        _notify_start(match, seats, newly_to_act, match.created_by_id if starter_id is None else starter_id)
+        _notify_start(match, seats, newly_to_act, starter_id)
     for seat in newly_to_act:  # the mover keeping the turn is at the board: no email; nor in a live match
         if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
             if not clock.is_live(match.turn_seconds):
@@ -195,10 +195,11 @@ def after_state_change(
         queue_bot_moves(match)
 
 
-def _notify_start(match: Match, seats: list[Seat], to_move: list[Seat], starter_id: int) -> None:
+def _notify_start(match: Match, seats: list[Seat], to_move: list[Seat], starter_id: int | None) -> None:
     """At the start each player hears once: "your turn" for whoever is to move (not in a live match),
     "started" for the others. The creator who started it (the last seat filled by their own request)
-    is at the board and hears nothing; a player who joined last hears "started", as before."""
+    is at the board and hears nothing; a player who joined last hears "started", as before. A match
+    that started by nobody's request (a tournament's pairing) tells everyone."""
     live = clock.is_live(match.turn_seconds)
     for seat in seats:
         if not seat.user_id or seat.is_bot or seat.user_id == starter_id == match.created_by_id:

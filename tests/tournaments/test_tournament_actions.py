@@ -154,7 +154,9 @@ def test_a_round_ends_by_a_timeout_too(alice, players):
     make_due(tournament)
     actions.do_start_if_due(tournament.pk)
     (match,) = current_matches(tournament)
-    time_out(match)
+    with pytest.raises(games.ActionError):  # a pairing is never aborted: it would void the other's game
+        games.do_player_abort(match.pk, match.seats.get(to_act=True).user)
+    time_out(match)  # the first player never moved: a loss on time, not the abort of a casual match
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert actions.do_advance_if_round_over(tournament.pk) == "paired"
@@ -291,3 +293,20 @@ def test_a_moderator_pairs_the_round_again_after_a_disqualification(alice, playe
     games.do_adjudicate(new[0].pk, [0], "test")
     with pytest.raises(actions.ActionError):
         actions.do_repair_round(tournament.pk, staff, "again")  # a match of the round has finished
+
+
+def test_every_player_hears_their_tournament_match_start_the_organiser_too(alice, bob, make_user):
+    """A paired match starts by nobody's request: whoever is to move gets 'your turn', the other
+    'started', the organiser (its created_by) as well as anyone else."""
+    from notifications.models import Kind, Notification
+
+    tournament = actions.do_create(alice, settings_for(rounds=1, min_entrants=2))
+    for player in (alice, bob):
+        actions.do_join(tournament.pk, player)
+    make_due(tournament)
+    assert actions.do_start_if_due(tournament.pk) == "started"
+    (match,) = current_matches(tournament)
+    to_move = match.seats.get(to_act=True).user
+    waiting = bob if to_move == alice else alice
+    kinds = dict(Notification.objects.filter(match=match).values_list("recipient", "kind"))
+    assert kinds == {to_move.pk: Kind.YOUR_TURN, waiting.pk: Kind.STARTED}
