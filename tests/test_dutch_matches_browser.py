@@ -14,9 +14,10 @@ import pytest
 from games import actions
 from games.engines.registry import get_engine
 from games.models import Match
+from tests.dutch_words import english_texts
 from tests.helpers import start_match
 from tests.test_browser import ARTIFACTS
-from tests.test_dutch_matches import english_texts, games_with_dutch_words
+from tests.test_dutch_matches import games_with_dutch_words
 from tests.test_i18n_browser import browser, dutch_page  # noqa: F401 (browser is a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -26,8 +26,8 @@ from games.engines.dizzy_duo_battle.phrases import breakdown, card_name, card_wo
 from games.engines.spec import BoardInput
 from games.i18n import entry_text, tr
 from games.models import Move, fill_names
+from tests.dutch_words import english_texts
 from tests.helpers import start_match, user_to_act
-from tests.test_dutch_matches import english_texts
 
 GAME = "dizzy-duo-battle"
 MO = Path(settings.BASE_DIR) / "games" / "engines" / "dizzy_duo_battle" / "locale" / "nl" / "LC_MESSAGES" / "django.mo"

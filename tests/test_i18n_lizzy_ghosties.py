@@ -41,8 +41,8 @@ from games.engines.spec import BoardInput
 from games.engines.words import Msg
 from games.i18n import entry_text, tr
 from games.models import Move, fill_names
+from tests.dutch_words import english_texts
 from tests.helpers import start_match, user_to_act
-from tests.test_dutch_matches import english_texts
 
 GAME = "lizzy-ghosties"
 PACKAGE = Path(settings.BASE_DIR) / "games" / "engines" / "lizzy_ghosties"
