@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from api.schemas import MatchIn
@@ -14,7 +15,7 @@ from games.models import Match
 def form_data(body: MatchIn, engine) -> dict[str, Any]:
     """The new-match form's fields, filled from the API body (absent options take their defaults)."""
     data: dict[str, Any] = {
-        "game": body.game,
+        "game": str(body.game),
         "players": 1 + len(body.others),
         "time_preset": body.clock.preset,
         "turn_minutes": body.clock.turn_minutes,
@@ -40,21 +41,40 @@ def form_errors(form: MatchForm) -> str:
     return " ".join(parts)
 
 
+JSON_TYPES = {"bool": (bool,), "int": (int,), "choice": (str,)}
+TYPE_WORDS = {"bool": "true or false", "int": "a whole number", "choice": "a string"}
+
+
+def check_option_types(engine, options: dict[str, Any]) -> None:
+    """Each option in its JSON type (issue 27: "maybe" for a yes-or-no option was stored as yes)."""
+    for option in engine.options:
+        if option.name not in options:
+            continue
+        value = options[option.name]
+        wrong_bool = isinstance(value, bool) and option.kind != "bool"  # JSON true is no number
+        if wrong_bool or not isinstance(value, JSON_TYPES[option.kind]):
+            raise actions.ActionError(
+                f"Option {option.name}: expected {TYPE_WORDS[option.kind]}, got {json.dumps(value)}."
+            )
+
+
 def create(user, body: MatchIn) -> Match:
     """A new match as the new-match page makes it; ActionError with a message otherwise."""
-    engine = available_engines().get(body.game)
+    slug = str(body.game)
+    engine = available_engines().get(slug)
     if engine is None:
-        raise actions.ActionError(f"There is no game {body.game!r}; GET /api/v1/games lists them.")
+        raise actions.ActionError(f"There is no game {slug!r}; GET /api/v1/games lists them.")
     unknown = sorted(set(body.options) - {o.name for o in engine.options})
     if unknown:
         raise actions.ActionError(f"{engine.name} has no option {', '.join(unknown)}.")
+    check_option_types(engine, body.options)
     form = MatchForm(engine, form_data(body, engine))
     if not form.is_valid():
         raise actions.ActionError(form_errors(form))
     data = form.cleaned_data
     return actions.create_match(
         user,
-        body.game,
+        slug,
         data["seats"],
         data["options"],
         data["time_preset"],

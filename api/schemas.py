@@ -7,8 +7,16 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from ninja import Field, Schema
+from pydantic import BaseModel, ConfigDict
+
+from games.engines.registry import GAMES
 
 MAX_ID = 2**31 - 1  # ids and revisions past this are refused by the schema, not by PostgreSQL
+
+
+# The games' slugs, an enum in the schema: a request naming another game is malformed.
+GameSlug = StrEnum("GameSlug", {slug.replace("-", "_"): slug for slug in sorted(GAMES)})
+BotLevel = Literal["random", "normal", "hard"]
 
 
 class Error(Schema):
@@ -39,6 +47,7 @@ class Game(Schema):
     max_players: int
     bot_levels: list[str]
     options: list[GameOption]
+    moves: dict[str, list[str]] = Field(description="Each move type and the fields a move of that type may have")
 
 
 class MatchFilter(StrEnum):
@@ -133,9 +142,17 @@ class PlayerViewOut(Schema):
     lobby: dict[str, Any]
 
 
+class MoveBody(BaseModel):
+    """A move: its type and that type's fields (GET /games lists them per game). A pydantic model, not a
+    ninja Schema, so that the other fields reach the engine, which refuses unknown ones (400)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = Field(min_length=1, max_length=40, description="The move's type, e.g. take, move, plant")
+
+
 class MoveIn(Schema):
     version: int = Field(ge=0, le=MAX_ID, description="The state version the move was chosen on")
-    move: dict[str, Any] = Field(description="One of the legal moves, as the view lists them")
+    move: MoveBody = Field(description="One of the legal moves, as the view lists them")
 
 
 class Events(Schema):
@@ -147,7 +164,7 @@ class Events(Schema):
 
 class SeatIn(Schema):
     kind: Literal["open", "bot", "invite"]
-    level: str = Field("", max_length=20, description="For a bot: random, normal or hard")
+    level: BotLevel | Literal[""] = Field("", description="For a bot: random, normal or hard")
     username: str = Field("", max_length=150, description="For an invitation")
 
 
@@ -160,11 +177,15 @@ class ClockIn(Schema):
 
 
 class MatchIn(Schema):
-    game: str = Field(max_length=40)
+    game: GameSlug
     others: list[SeatIn] = Field(
         description="The seats after mine (I take the first): open, a bot or an invited player", max_length=8
     )
-    options: dict[str, bool | int | str] = Field(default_factory=dict)
+    options: dict[str, bool | int | str] = Field(
+        default_factory=dict,
+        description="The game's options by name (GET /games): a yes-or-no option takes true or false, a number "
+        "a whole number, a choice one of its values as a string; anything else is a 400",
+    )
     clock: ClockIn = Field(default_factory=ClockIn)
     spectators_read_chat: bool = False
     rated: bool = Field(True, description="Rated (between people: your rating; with a bot: your rating against bots)")

@@ -262,15 +262,15 @@ def test_create_a_match_with_a_bot_and_an_invitation_then_accept(alice, bob, tok
     joined = post_json(bobs, f"/api/v1/matches/{match_id}/join", {})
     assert joined.status_code == 200 and joined.json()["match"]["status"] == "active"
     again = post_json(bobs, f"/api/v1/matches/{match_id}/join", {})
-    assert again.status_code == 400 and again.json()["detail"]
+    assert again.status_code == 409 and again.json()["detail"]  # issue 27: already seated is a conflict
 
 
 def test_create_refuses_what_the_form_refuses(alice, token_for):
     c = api_client(token_for(alice))
     cases = [
-        ({"game": "no-such-game", "others": [{"kind": "open"}]}, "no game"),
+        ({"game": "no-such-game", "others": [{"kind": "open"}]}, "'solitaire-chess'"),  # an enum in the schema
         ({"game": "solitaire-chess", "others": []}, "Players"),
-        ({"game": "solitaire-chess", "others": [{"kind": "bot", "level": "godlike"}]}, "Seat 2"),
+        ({"game": "solitaire-chess", "others": [{"kind": "bot", "level": "godlike"}]}, "level"),
         ({"game": "solitaire-chess", "others": [{"kind": "invite", "username": "nobody"}]}, "nobody"),
         ({"game": "solitaire-chess", "others": [{"kind": "open"}], "clock": {"preset": "custom"}}, "custom clock"),
         ({"game": "solitaire-chess", "others": [{"kind": "open"}], "options": {"nope": 1}}, "no option"),

@@ -24,7 +24,9 @@ from games.actions.clocks import (  # noqa: F401
 from games.actions.common import (  # noqa: F401
     MAX_MOVE_BYTES,
     ActionError,
+    Conflict,
     NotAllowed,
+    NotYourTurn,
     SeatSpec,
     StaleVersion,
     check_can_play,
