@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from ninja import Field, Schema
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, create_model
 
-from games.engines.registry import GAMES
+from games.engines.base import Engine, Option
+from games.engines.registry import GAMES, available_engines
 
 MAX_ID = 2**31 - 1  # ids and revisions past this are refused by the schema, not by PostgreSQL
 
@@ -21,6 +22,13 @@ BotLevel = Literal["random", "normal", "hard"]
 
 class Error(Schema):
     detail: str
+
+
+class In(Schema):
+    """A request body's part: a field the schema does not name is refused (additionalProperties false),
+    so that what the schema calls valid is what the server takes."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class Me(Schema):
@@ -150,7 +158,7 @@ class MoveBody(BaseModel):
     type: str = Field(min_length=1, max_length=40, description="The move's type, e.g. take, move, plant")
 
 
-class MoveIn(Schema):
+class MoveIn(In):
     version: int = Field(ge=0, le=MAX_ID, description="The state version the move was chosen on")
     move: MoveBody = Field(description="One of the legal moves, as the view lists them")
 
@@ -162,30 +170,84 @@ class Events(Schema):
     status: str
 
 
-class SeatIn(Schema):
-    kind: Literal["open", "bot", "invite"]
-    level: BotLevel | Literal[""] = Field("", description="For a bot: random, normal or hard")
-    username: str = Field("", max_length=150, description="For an invitation")
+class OpenSeatIn(In):
+    kind: Literal["open"]
 
 
-class ClockIn(Schema):
-    preset: Literal["daily", "relaxed", "live", "custom"] = "daily"
-    turn_minutes: int | None = Field(None, ge=1, le=60 * 24 * 14)
-    reserve_periods: int | None = Field(None, ge=0, le=30)
-    period_minutes: int | None = Field(None, ge=1, le=60 * 24 * 7)
+class BotSeatIn(In):
+    kind: Literal["bot"]
+    level: BotLevel = Field(description="random, normal or hard")
+
+
+class InviteSeatIn(In):
+    kind: Literal["invite"]
+    username: str = Field(
+        min_length=1, max_length=150, pattern=r"^[\w.@+-]+$", description="404 when there is no such player"
+    )
+
+
+SeatIn = Annotated[OpenSeatIn | BotSeatIn | InviteSeatIn, Field(discriminator="kind")]
+
+
+class PresetClockIn(In):
+    preset: Literal["daily", "relaxed", "live"]
     weekend_pause: bool = False
 
 
-class MatchIn(Schema):
-    game: GameSlug
-    others: list[SeatIn] = Field(
-        description="The seats after mine (I take the first): open, a bot or an invited player", max_length=8
+class CustomClockIn(In):
+    preset: Literal["custom"]
+    turn_minutes: int = Field(ge=1, le=60 * 24 * 14)
+    reserve_periods: int = Field(ge=0, le=30)
+    period_minutes: int = Field(ge=1, le=60 * 24 * 7)
+    weekend_pause: bool = False
+
+
+ClockIn = Annotated[PresetClockIn | CustomClockIn, Field(discriminator="preset")]
+
+
+def _option_field(option: Option) -> tuple[Any, Any]:
+    """One option as a strictly typed field: "maybe" is no yes-or-no, "3" no number (issue 27)."""
+    if option.kind == "bool":
+        kind: Any = StrictBool
+        extra: dict[str, Any] = {}
+    elif option.kind == "int":
+        kind, extra = StrictInt, {"ge": option.min_value, "le": option.max_value}
+    else:
+        kind, extra = Literal[tuple(value for value, _ in option.choices)], {}
+    return kind, Field(option.default, description=option.help or option.label, **extra)
+
+
+def _words(slug: str) -> str:
+    return "".join(part.capitalize() for part in slug.split("-"))
+
+
+def _match_in(slug: str, engine: Engine) -> type[Schema]:
+    """The body that creates a match of one game: its options, its number of seats."""
+    options = create_model(
+        f"{_words(slug)}Options",
+        __config__=ConfigDict(extra="forbid", strict=True),
+        **{option.name: _option_field(option) for option in engine.options},
     )
-    options: dict[str, bool | int | str] = Field(
-        default_factory=dict,
-        description="The game's options by name (GET /games): a yes-or-no option takes true or false, a number "
-        "a whole number, a choice one of its values as a string; anything else is a 400",
+    return create_model(
+        f"{_words(slug)}MatchIn",
+        __base__=In,
+        game=(Literal[slug], ...),
+        others=(
+            list[SeatIn],
+            Field(
+                min_length=engine.min_players - 1,
+                max_length=engine.max_players - 1,
+                description="The seats after mine (I take the first): open, a bot or an invited player",
+            ),
+        ),
+        options=(options, Field(default_factory=options, description="Absent options take their defaults")),
+        clock=(ClockIn, Field(default_factory=lambda: PresetClockIn(preset="daily"), description="daily when absent")),
+        spectators_read_chat=(bool, False),
+        rated=(bool, Field(True, description="Rated (between people: your rating; with a bot: against bots)")),
     )
-    clock: ClockIn = Field(default_factory=ClockIn)
-    spectators_read_chat: bool = False
-    rated: bool = Field(True, description="Rated (between people: your rating; with a bot: your rating against bots)")
+
+
+MatchIn = Annotated[
+    Union[tuple(_match_in(slug, engine) for slug, engine in sorted(available_engines().items()))],  # noqa: UP007
+    Field(discriminator="game"),
+]

@@ -126,7 +126,10 @@ def test_the_schema_says_what_the_server_refuses(client):
     schema = client.get("/api/v1/openapi.json").json()
     parts = schema["components"]["schemas"]
     slugs = {"solitaire-chess", "doubting-flower-field", "dizzy-duo-battle", "lizzy-ghosties"}
-    assert set(parts["GameSlug"]["enum"]) == slugs
+    body = schema["paths"]["/api/v1/matches"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["discriminator"]["mapping"]) == slugs  # one body per game: its options, its seats
+    lifeline = parts["DizzyDuoBattleOptions"]["properties"]["lifeline"]
+    assert lifeline["type"] == "boolean" and parts["DizzyDuoBattleOptions"]["additionalProperties"] is False
     assert parts["MoveBody"]["required"] == ["type"]
     join = schema["paths"]["/api/v1/matches/{match_id}/join"]["post"]
     leave = schema["paths"]["/api/v1/matches/{match_id}/leave"]["post"]
