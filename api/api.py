@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from api import conf
+from api import challenges, chat, conf, export, seeks, tokens
 from api.auth import TokenAuth, TokenRateLimit
 from api.guard import BadBody, GuardedParser
 from api.lobby import create
@@ -128,9 +128,28 @@ def _filtered_seats(user, which: MatchFilter):
     }[which]
 
 
-@api.get("/matches", response={200: list[MatchSummary], **ERRORS}, summary="My matches (the latest 100)")
-def my_matches(request: HttpRequest, filter: Annotated[MatchFilter, Query()] = MatchFilter.all):  # noqa: A002 (the API's word)
-    seats = _filtered_seats(request.auth, filter).order_by("-match_id")[:100]
+@api.get(
+    "/matches",
+    response={200: list[MatchSummary], **ERRORS},
+    summary="My matches, newest first, a page at a time: the X-Next-Before header is the next page's cursor",
+)
+def my_matches(
+    request: HttpRequest,
+    response: HttpResponse,
+    filter: Annotated[MatchFilter, Query()] = MatchFilter.all,  # noqa: A002 (the API's word)
+    before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="A cursor: matches older than this id")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+):
+    seats = _filtered_seats(request.auth, filter)
+    if before is not None:
+        seats = seats.filter(match_id__lt=before)
+    seats = list(seats.order_by("-match_id")[: limit + 1])
+    if len(seats) > limit:  # keyset paging (issue 27: the list stopped at the newest 100)
+        seats = seats[:limit]
+        response["X-Next-Before"] = str(seats[-1].match_id)
+        response["Link"] = (
+            f'<{request.path}?filter={filter.value}&before={seats[-1].match_id}&limit={limit}>; rel="next"'
+        )
     return [
         {
             "id": s.match.pk,
@@ -232,3 +251,8 @@ def leave(request: HttpRequest, match_id: MatchId):
     _match(match_id)
     actions.do_leave(match_id, request.auth)
     return facts(_match(match_id))
+
+
+# --- issue 27's endpoint groups, one module each ------------------------------------------------
+for _module in (tokens, seeks, challenges, chat, export):
+    api.add_router("/", _module.router)

@@ -170,6 +170,9 @@ class Events(Schema):
     status: str
 
 
+USERNAME = r"^[\w.@+-]+$"  # Django's usernames
+
+
 class OpenSeatIn(In):
     kind: Literal["open"]
 
@@ -181,9 +184,7 @@ class BotSeatIn(In):
 
 class InviteSeatIn(In):
     kind: Literal["invite"]
-    username: str = Field(
-        min_length=1, max_length=150, pattern=r"^[\w.@+-]+$", description="404 when there is no such player"
-    )
+    username: str = Field(min_length=1, max_length=150, pattern=USERNAME, description="404 when no such player")
 
 
 SeatIn = Annotated[OpenSeatIn | BotSeatIn | InviteSeatIn, Field(discriminator="kind")]
@@ -217,37 +218,53 @@ def _option_field(option: Option) -> tuple[Any, Any]:
     return kind, Field(option.default, description=option.help or option.label, **extra)
 
 
+def _daily() -> PresetClockIn:
+    return PresetClockIn(preset="daily")
+
+
 def _words(slug: str) -> str:
     return "".join(part.capitalize() for part in slug.split("-"))
 
 
-def _match_in(slug: str, engine: Engine) -> type[Schema]:
-    """The body that creates a match of one game: its options, its number of seats."""
+def _match_in(slug: str, engine: Engine, challenge: bool = False) -> type[Schema]:
+    """The body that creates a match of one game: its options, its number of seats. A challenge's
+    names the challenged player, who takes the seat after mine; `others` are the seats after that."""
     options = create_model(
         f"{_words(slug)}Options",
         __config__=ConfigDict(extra="forbid", strict=True),
         **{option.name: _option_field(option) for option in engine.options},
     )
-    return create_model(
-        f"{_words(slug)}MatchIn",
-        __base__=In,
-        game=(Literal[slug], ...),
-        others=(
+    taken = 2 if challenge else 1
+    no_more = {"default_factory": list} if engine.min_players <= taken else {}  # a challenge may need no others
+    fields: dict[str, Any] = {
+        "game": (Literal[slug], ...),
+        "others": (
             list[SeatIn],
             Field(
-                min_length=engine.min_players - 1,
-                max_length=engine.max_players - 1,
-                description="The seats after mine (I take the first): open, a bot or an invited player",
+                **no_more,
+                min_length=max(0, engine.min_players - taken),
+                max_length=engine.max_players - taken,
+                description="The seats after mine"
+                + (" and the challenged player's" if challenge else " (I take the first)")
+                + ": open, a bot or an invited player",
             ),
         ),
-        options=(options, Field(default_factory=options, description="Absent options take their defaults")),
-        clock=(ClockIn, Field(default_factory=lambda: PresetClockIn(preset="daily"), description="daily when absent")),
-        spectators_read_chat=(bool, False),
-        rated=(bool, Field(True, description="Rated (between people: your rating; with a bot: against bots)")),
-    )
+        "options": (options, Field(default_factory=options, description="Absent options take their defaults")),
+        "clock": (ClockIn, Field(default_factory=_daily, description="daily when absent")),
+        "spectators_read_chat": (bool, False),
+        "rated": (bool, Field(True, description="Rated (between people: your rating; with a bot: against bots)")),
+    }
+    if challenge:
+        whom = Field(min_length=1, max_length=150, pattern=USERNAME, description="Whom to challenge")
+        fields["username"] = (str, whom)
+    name = f"{_words(slug)}{'ChallengeIn' if challenge else 'MatchIn'}"
+    return create_model(name, __base__=In, **fields)
 
 
-MatchIn = Annotated[
-    Union[tuple(_match_in(slug, engine) for slug, engine in sorted(available_engines().items()))],  # noqa: UP007
-    Field(discriminator="game"),
-]
+def _bodies(challenge: bool) -> Any:
+    variants = tuple(_match_in(slug, engine, challenge) for slug, engine in sorted(available_engines().items()))
+    return Annotated[Union[variants], Field(discriminator="game")]  # noqa: UP007
+
+
+MatchIn = _bodies(challenge=False)
+ChallengeIn = _bodies(challenge=True)

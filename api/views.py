@@ -11,11 +11,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from api import calendar as ical
-from api.models import ApiToken, CalendarFeed
+from api.models import SCOPES, ApiToken, CalendarFeed, scopes_for
 from games.models import Seat
 
 MAX_TOKENS = 20
@@ -23,19 +24,30 @@ MAX_TOKENS = 20
 
 class TokenForm(forms.Form):
     name = forms.CharField(max_length=60, help_text="What the token is for, e.g. “my bot on the laptop”.")
+    scopes = forms.MultipleChoiceField(
+        label=gettext_lazy("What it may do"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Each endpoint needs one of these: give a token only what it needs."),
+    )
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        offered = scopes_for(user)  # a bot account plays with "bot", a person with "play"
+        self.fields["scopes"].choices = [(name, label) for name, label in SCOPES if name in offered]
+        self.fields["scopes"].initial = offered
 
 
 @never_cache  # the new token is on this page once: keep it out of caches
 @login_required
 def tokens(request: HttpRequest) -> HttpResponse:
-    form = TokenForm(request.POST if request.method == "POST" else None)
+    form = TokenForm(request.user, request.POST if request.method == "POST" else None)
     raw = ""
     if request.method == "POST" and form.is_valid():
         if ApiToken.objects.live().filter(user=request.user).count() >= MAX_TOKENS:
             form.add_error(None, f"You have {MAX_TOKENS} tokens; revoke one first.")
         else:
-            _token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
-            form = TokenForm()
+            _token, raw = ApiToken.issue(request.user, form.cleaned_data["name"], form.cleaned_data["scopes"])
+            form = TokenForm(request.user)
     feed = CalendarFeed.for_user(request.user)
     context = {
         "form": form,

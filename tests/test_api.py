@@ -65,7 +65,7 @@ def test_no_token_a_forged_one_or_an_inactive_user_is_401(alice, token_for):
 def test_the_settings_page_creates_shows_once_lists_and_revokes(alice, client_for):
     c = client_for(alice)
     assert c.get("/settings/").content.decode().count("/settings/api/") == 1
-    page = c.post("/settings/api/", {"name": "my bot"})
+    page = c.post("/settings/api/", {"name": "my bot", "scopes": ["read", "play", "challenge"]})  # issue 27
     raw = page.context["raw"]
     assert page.status_code == 200 and raw in page.content.decode() and "no-cache" in page["Cache-Control"]
     listing = c.get("/settings/api/").content.decode()
