@@ -15,7 +15,7 @@ from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from api import challenges, chat, conf, export, seeks, tokens
-from api.auth import TokenAuth, TokenRateLimit
+from api.auth import TokenAuth, TokenRateLimit, scoped
 from api.guard import BadBody, GuardedParser
 from api.lobby import create
 from api.models import CHALLENGE
@@ -46,7 +46,7 @@ api = NinjaAPI(
     throttle=[TokenRateLimit()],
     parser=GuardedParser(),
     urls_namespace="api-v1",
-    docs_url="/docs",
+    docs_url=None,  # /api/v1/docs is our own page, drawn from the schema (api/docs.py)
     openapi_url="/openapi.json",
 )
 
@@ -171,7 +171,7 @@ def my_matches(
     "/matches",
     response={201: MatchFacts, **ERRORS},
     summary="Create a match (I take the first seat)",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def create_match(request: HttpRequest, body: MatchIn):
     match = create(request.auth, body)
@@ -233,7 +233,7 @@ def events(request: HttpRequest, since: Annotated[int, Query(ge=0, le=MAX_ID)], 
     "/matches/{match_id}/join",
     response={200: MatchFacts, **ERRORS},
     summary="Accept an invitation or join: 409 when I have a seat already",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def join(request: HttpRequest, match_id: MatchId):
     _match(match_id)
@@ -245,7 +245,7 @@ def join(request: HttpRequest, match_id: MatchId):
     "/matches/{match_id}/leave",
     response={200: MatchFacts, **ERRORS},
     summary="Decline or leave before the start: 403 when I have no seat",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def leave(request: HttpRequest, match_id: MatchId):
     _match(match_id)

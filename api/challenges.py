@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from ninja import Path, Query, Router, Schema, Status
 
 from api import actions
-from api.auth import TokenAuth
+from api.auth import scoped
 from api.models import CHALLENGE, Challenge
 from api.schemas import MAX_ID, ChallengeIn, In
 from api.seeks import ClockFacts, clock_facts
@@ -107,7 +107,7 @@ def my_challenges(
     "/challenges",
     response={201: ChallengeOut, **ERRORS},
     summary="Challenge a player: a match with them invited to the seat after mine",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def challenge(request: HttpRequest, body: ChallengeIn):
     return Status(201, out(actions.do_challenge(request.auth, body)))
@@ -122,7 +122,7 @@ def one_challenge(request: HttpRequest, challenge_id: ChallengeId):
     "/challenges/{challenge_id}/accept",
     response={200: ChallengeOut, **ERRORS},
     summary="Accept a challenge to me (the match starts when every seat is taken)",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def accept(request: HttpRequest, challenge_id: ChallengeId):
     return out(actions.do_accept(challenge_id, request.auth))
@@ -132,7 +132,7 @@ def accept(request: HttpRequest, challenge_id: ChallengeId):
     "/challenges/{challenge_id}/decline",
     response={200: ChallengeOut, **ERRORS},
     summary="Decline a challenge to me, with a reason the challenger reads on the challenge",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def decline(request: HttpRequest, challenge_id: ChallengeId, body: DeclineIn):
     return out(actions.do_decline(challenge_id, request.auth, body.reason))
@@ -142,7 +142,7 @@ def decline(request: HttpRequest, challenge_id: ChallengeId, body: DeclineIn):
     "/challenges/{challenge_id}/cancel",
     response={200: ChallengeOut, **ERRORS},
     summary="Cancel a challenge I sent, before it is answered",
-    auth=TokenAuth(CHALLENGE),
+    **scoped(CHALLENGE),
 )
 def cancel(request: HttpRequest, challenge_id: ChallengeId):
     return out(actions.do_cancel(challenge_id, request.auth))

@@ -7,7 +7,7 @@ from datetime import datetime
 from django.http import HttpRequest
 from ninja import Router, Schema, Status
 
-from api.auth import TokenAuth
+from api.auth import TokenAuth, scoped
 from api.shared import ERRORS
 
 router = Router(tags=["token"])
@@ -24,7 +24,7 @@ class TokenOut(Schema):
     "/token",
     response={200: TokenOut, **ERRORS},
     summary="This token: its name and scopes (any scope)",
-    auth=TokenAuth(TokenAuth.ANY),
+    **scoped(TokenAuth.ANY),
 )
 def this_token(request: HttpRequest):
     return request.api_token
@@ -34,7 +34,7 @@ def this_token(request: HttpRequest):
     "/token",
     response={204: None, **ERRORS},
     summary="Revoke this token: it stops working at once (any scope)",
-    auth=TokenAuth(TokenAuth.ANY),
+    **scoped(TokenAuth.ANY),
 )
 def revoke_this_token(request: HttpRequest):
     request.api_token.revoke()
