@@ -74,6 +74,13 @@ class ApiToken(models.Model):
         )
         return token, raw
 
+    @classmethod
+    def play_becomes_bot(cls, user) -> None:
+        """`user` became a bot account: a token's "play" is "bot" from now on."""
+        for token in cls.objects.filter(user=user):
+            token.scopes = [BOT if scope == PLAY else scope for scope in token.scopes]
+            token.save(update_fields=["scopes"])
+
     def allows(self, scope: str) -> bool:
         return scope in self.scopes
 

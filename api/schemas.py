@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal, Union
 
 from ninja import Field, Schema
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, create_model
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt, create_model
 
 from games.engines.base import Engine, Option
 from games.engines.registry import GAMES, available_engines
@@ -206,13 +206,21 @@ class CustomClockIn(In):
 ClockIn = Annotated[PresetClockIn | CustomClockIn, Field(discriminator="preset")]
 
 
+def _whole(value: Any) -> Any:
+    """3.0 is the whole number 3 (JSON Schema's integers include it); "3" and true stay refused."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+WholeNumber = Annotated[StrictInt, BeforeValidator(_whole)]
+
+
 def _option_field(option: Option) -> tuple[Any, Any]:
     """One option as a strictly typed field: "maybe" is no yes-or-no, "3" no number (issue 27)."""
     if option.kind == "bool":
         kind: Any = StrictBool
         extra: dict[str, Any] = {}
     elif option.kind == "int":
-        kind, extra = StrictInt, {"ge": option.min_value, "le": option.max_value}
+        kind, extra = WholeNumber, {"ge": option.min_value, "le": option.max_value}
     else:
         kind, extra = Literal[tuple(value for value, _ in option.choices)], {}
     return kind, Field(option.default, description=option.help or option.label, **extra)

@@ -85,6 +85,7 @@ def become_bot(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Only an account that has never played can become a bot account.")
     else:
         get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
+        ApiToken.play_becomes_bot(user)  # its tokens now play as a bot account's (issue 27's scopes)
         messages.success(request, "This is now a bot account: it plays through the API only.")
     return redirect("api_tokens")
 

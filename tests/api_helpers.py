@@ -25,7 +25,3 @@ def client_of(user, scopes: list[str] | None = None) -> Client:
 def post_json(client: Client, url: str, body, **extra):
     data = body if isinstance(body, (bytes, str)) else json.dumps(body)
     return client.post(url, data, content_type="application/json", **extra)
-
-
-def delete(client: Client, url: str):
-    return client.delete(url)

@@ -245,3 +245,11 @@ def test_the_migration_gives_old_tokens_what_they_could_do(make_user):
     migration.existing_tokens_keep_what_they_could_do(apps, None)
     assert ApiToken.objects.get(user=robot).scopes == ["read", "bot", "challenge"]
     assert ApiToken.objects.get(user=person).scopes == ["read", "play", "challenge"]
+
+
+def test_becoming_a_bot_account_turns_its_tokens_play_into_bot(make_user, client_for):
+    robot = make_user("fresh")
+    token = ApiToken.issue(robot, "before", ["read", "play"])[0]
+    client_for(robot).post("/settings/api/bot/")
+    token.refresh_from_db()
+    assert token.scopes == ["read", "bot"]
