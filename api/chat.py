@@ -19,7 +19,7 @@ router = Router(tags=["chat"])
 
 # What the server stores: some character that is not a space, and no NUL (api/guard.py; a lone
 # surrogate is no JSON a client can send).
-CHAT_TEXT = r"^[^\x00]*[^\s\x00][^\x00]*$"
+CHAT_TEXT = r"^[^\x00]*[^\s\x00\x1c-\x1f\x85][^\x00]*$"  # \x1c-\x1f, \x85: spaces to str.strip, not to \s
 
 
 class ChatIn(In):
