@@ -157,3 +157,9 @@ def test_every_engine_move_fits_its_declared_fields():
                 for move in legal:
                     engine.check_move_fields(move)
                 state, _ = engine.apply(state, seat, rng.choice(legal))
+
+
+def test_the_games_list_names_each_move_types_fields(alice):
+    games = {g["slug"]: g for g in client_of(alice).get("/api/v1/games").json()}
+    assert games["solitaire-chess"]["moves"]["move"] == ["from", "to", "type"]
+    assert games["dizzy-duo-battle"]["moves"]["attack"] == ["card", "type"]
