@@ -11,17 +11,17 @@ import time
 from typing import Annotated
 
 from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI, Path, Query, Status
+from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from api import conf
-from api.auth import TokenAuth, TokenRateLimit
+from api import challenges, chat, conf, export, seeks, tokens
+from api.auth import TokenAuth, TokenRateLimit, scoped
 from api.guard import BadBody, GuardedParser
 from api.lobby import create
+from api.models import CHALLENGE
 from api.present import facts, view_for
 from api.schemas import (
     MAX_ID,
-    Error,
     Events,
     Game,
     MatchFacts,
@@ -32,6 +32,7 @@ from api.schemas import (
     MoveIn,
     PlayerViewOut,
 )
+from api.shared import ERRORS, MatchId, get_match
 from games import actions
 from games.engines.registry import available_engines
 from games.models import BOT_LEVELS, Match, Seat
@@ -45,12 +46,9 @@ api = NinjaAPI(
     throttle=[TokenRateLimit()],
     parser=GuardedParser(),
     urls_namespace="api-v1",
-    docs_url="/docs",
+    docs_url=None,  # /api/v1/docs is our own page, drawn from the schema (api/docs.py)
     openapi_url="/openapi.json",
 )
-
-ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 413: Error, 429: Error}
-MatchId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
 def _json_error(request: HttpRequest, status: int, detail: str) -> HttpResponse:
@@ -91,11 +89,7 @@ def _throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
     return _json_error(request, 429, f"Too many requests: {limit} per {window} s per token. See Retry-After.")
 
 
-def _match(match_id: int) -> Match:
-    match = Match.objects.prefetch_related("seats__user").filter(pk=match_id).first()
-    if match is None:
-        raise HttpError(404, "There is no such match.")
-    return match
+_match = get_match
 
 
 @api.get("/me", response={200: Me, **ERRORS}, summary="Who this token acts for")
@@ -115,6 +109,7 @@ def games(request: HttpRequest):
             "max_players": engine.max_players,
             "bot_levels": [level for level in levels if level in engine.bots],
             "options": [{**vars(o), "choices": [list(c) for c in o.choices]} for o in engine.options],
+            "moves": {kind: sorted(fields) for kind, fields in sorted(engine.move_fields.items())},
         }
         for slug, engine in sorted(available_engines().items())
     ]
@@ -133,9 +128,28 @@ def _filtered_seats(user, which: MatchFilter):
     }[which]
 
 
-@api.get("/matches", response={200: list[MatchSummary], **ERRORS}, summary="My matches (the latest 100)")
-def my_matches(request: HttpRequest, filter: Annotated[MatchFilter, Query()] = MatchFilter.all):  # noqa: A002 (the API's word)
-    seats = _filtered_seats(request.auth, filter).order_by("-match_id")[:100]
+@api.get(
+    "/matches",
+    response={200: list[MatchSummary], **ERRORS},
+    summary="My matches, newest first, a page at a time: the X-Next-Before header is the next page's cursor",
+)
+def my_matches(
+    request: HttpRequest,
+    response: HttpResponse,
+    filter: Annotated[MatchFilter, Query()] = MatchFilter.all,  # noqa: A002 (the API's word)
+    before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="A cursor: matches older than this id")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+):
+    seats = _filtered_seats(request.auth, filter)
+    if before is not None:
+        seats = seats.filter(match_id__lt=before)
+    seats = list(seats.order_by("-match_id")[: limit + 1])
+    if len(seats) > limit:  # keyset paging (issue 27: the list stopped at the newest 100)
+        seats = seats[:limit]
+        response["X-Next-Before"] = str(seats[-1].match_id)
+        response["Link"] = (
+            f'<{request.path}?filter={filter.value}&before={seats[-1].match_id}&limit={limit}>; rel="next"'
+        )
     return [
         {
             "id": s.match.pk,
@@ -153,7 +167,12 @@ def my_matches(request: HttpRequest, filter: Annotated[MatchFilter, Query()] = M
     ]
 
 
-@api.post("/matches", response={201: MatchFacts, **ERRORS}, summary="Create a match (I take the first seat)")
+@api.post(
+    "/matches",
+    response={201: MatchFacts, **ERRORS},
+    summary="Create a match (I take the first seat)",
+    **scoped(CHALLENGE),
+)
 def create_match(request: HttpRequest, body: MatchIn):
     match = create(request.auth, body)
     return Status(201, facts(_match(match.pk)))
@@ -179,23 +198,15 @@ def my_view(request: HttpRequest, match_id: MatchId):
     summary="Play a move chosen on a version: 409 if the board changed, 403 if it is not my turn",
 )
 def play(request: HttpRequest, body: MoveIn, match_id: MatchId):
+    """The board's checks in the board's order (games.actions.do_move): a malformed move is a 400,
+    then no seat a 403, then a changed board a 409, then out of turn a 403 (the board says 400 for
+    it), then an illegal move a 400."""
     _match(match_id)
     try:
-        match = actions.do_move(match_id, request.auth, body.version, json.dumps(body.move))
-    except actions.ActionError as error:
-        raise _turn_error(error, match_id, request.auth) from None
+        match = actions.do_move(match_id, request.auth, body.version, json.dumps(body.move.model_dump()))
+    except actions.NotYourTurn as error:
+        raise actions.NotAllowed(str(error)) from None
     return view_for(match, request.auth)
-
-
-def _turn_error(error: actions.ActionError, match_id: int, user) -> actions.ActionError:
-    """A seated player who moves out of turn gets 403 (the board's form says 400 for it)."""
-    if error.status != 400:
-        return error
-    seat = Seat.objects.filter(match_id=match_id, user=user, accepted=True, handed_to_bot=False).first()
-    running = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists()
-    if seat is not None and running and not seat.to_act:
-        return actions.NotAllowed("It is not your turn.")
-    return error
 
 
 @api.post(
@@ -242,15 +253,30 @@ def events(request: HttpRequest, since: Annotated[int, Query(ge=0, le=MAX_ID)], 
         time.sleep(interval)
 
 
-@api.post("/matches/{match_id}/join", response={200: MatchFacts, **ERRORS}, summary="Accept an invitation or join")
+@api.post(
+    "/matches/{match_id}/join",
+    response={200: MatchFacts, **ERRORS},
+    summary="Accept an invitation or join: 409 when I have a seat already",
+    **scoped(CHALLENGE),
+)
 def join(request: HttpRequest, match_id: MatchId):
     _match(match_id)
     actions.do_join(match_id, request.auth)
     return facts(_match(match_id))
 
 
-@api.post("/matches/{match_id}/leave", response={200: MatchFacts, **ERRORS}, summary="Decline or leave before start")
+@api.post(
+    "/matches/{match_id}/leave",
+    response={200: MatchFacts, **ERRORS},
+    summary="Decline or leave before the start: 403 when I have no seat",
+    **scoped(CHALLENGE),
+)
 def leave(request: HttpRequest, match_id: MatchId):
     _match(match_id)
     actions.do_leave(match_id, request.auth)
     return facts(_match(match_id))
+
+
+# --- issue 27's endpoint groups, one module each ------------------------------------------------
+for _module in (tokens, seeks, challenges, chat, export):
+    api.add_router("/", _module.router)

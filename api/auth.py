@@ -7,15 +7,30 @@ import time
 
 from django.core.cache import cache
 from django.http import HttpRequest
+from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 
 from api import conf
-from api.models import ApiToken
+from api.models import BOT, PLAY, READ, ApiToken
 
 
 class TokenAuth(HttpBearer):
-    """`Authorization: Bearer dzy_…`: the user of a live token; request.api_token is the token."""
+    """`Authorization: Bearer dzy_…`: the user of a live token; request.api_token is the token.
+
+    Each endpoint needs a scope of the token (issue 27): `scope`, or when none is given "read" for a
+    GET and "play" for anything else. "play" is "bot" for a bot account. A token without it is a 403
+    before the request's body is read; ANY lets every live token in (revoking itself)."""
+
+    ANY = "any"
+
+    def __init__(self, scope: str | None = None) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def needed(self, request: HttpRequest, user) -> str:
+        scope = self.scope or (READ if request.method in ("GET", "HEAD") else PLAY)
+        return BOT if scope == PLAY and user.is_bot else scope
 
     def authenticate(self, request: HttpRequest, token: str):
         found = ApiToken.find(token.strip())
@@ -23,6 +38,9 @@ class TokenAuth(HttpBearer):
             return None
         found.touch()
         request.api_token = found  # type: ignore[attr-defined]
+        scope = self.needed(request, found.user)
+        if scope != self.ANY and not found.allows(scope):
+            raise HttpError(403, f"This token lacks the scope {scope!r}: make one that has it at /settings/api/.")
         return found.user
 
 
@@ -56,3 +74,9 @@ class TokenRateLimit(BaseThrottle):
 
     def wait(self) -> float | None:
         return getattr(self.local, "retry_after", None)
+
+
+def scoped(scope: str) -> dict:
+    """An endpoint's decorator arguments for a scope other than its method's default: the check, and
+    the scope in the schema (`x-scope`) for the documentation page."""
+    return {"auth": TokenAuth(scope), "openapi_extra": {"x-scope": scope}}

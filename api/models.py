@@ -13,9 +13,25 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 TOKEN_PREFIX = "dzy_"
 LAST_USED_GRANULARITY_SECONDS = 60  # at most one write per token a minute for "last used"
+
+
+# What a token may do (issue 27), chosen when it is made; every endpoint needs one of them.
+READ, PLAY, CHALLENGE, BOT = "read", "play", "challenge", "bot"
+SCOPES = [
+    (READ, gettext_lazy("Read: your matches, views, records, seeks and challenges")),
+    (PLAY, gettext_lazy("Play: moves, chat, resign and abort in your matches")),
+    (CHALLENGE, gettext_lazy("Challenge: create matches, challenge players, accept, decline, join and leave")),
+    (BOT, gettext_lazy("Bot: play as this bot account")),
+]
+
+
+def scopes_for(user) -> list[str]:
+    """The scopes a token of `user` may have: a bot account plays with "bot", a person with "play"."""
+    return [READ, BOT if user.is_bot else PLAY, CHALLENGE]
 
 
 def hash_token(raw: str) -> str:
@@ -35,6 +51,7 @@ class ApiToken(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
     revoked = models.DateTimeField(null=True, blank=True)
+    scopes = models.JSONField(default=list, blank=True)  # of SCOPES' names
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -45,11 +62,27 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…) of {self.user_id}"
 
     @classmethod
-    def issue(cls, user, name: str) -> tuple[ApiToken, str]:
-        """A new token for `user`: the row and the raw token, which is never stored nor shown again."""
+    def issue(cls, user, name: str, scopes: list[str] | None = None) -> tuple[ApiToken, str]:
+        """A new token for `user`: the row and the raw token, which is never stored nor shown again.
+
+        `scopes`: what it may do, among those the user may have (all of them when not given)."""
+        allowed = scopes_for(user)
+        chosen = [scope for scope in allowed if scopes is None or scope in scopes]
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        token = cls.objects.create(user=user, name=name, key_hash=hash_token(raw), hint=raw[: len(TOKEN_PREFIX) + 4])
+        token = cls.objects.create(
+            user=user, name=name, key_hash=hash_token(raw), hint=raw[: len(TOKEN_PREFIX) + 4], scopes=chosen
+        )
         return token, raw
+
+    @classmethod
+    def play_becomes_bot(cls, user) -> None:
+        """`user` became a bot account: a token's "play" is "bot" from now on."""
+        for token in cls.objects.filter(user=user):
+            token.scopes = [BOT if scope == PLAY else scope for scope in token.scopes]
+            token.save(update_fields=["scopes"])
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes
 
     @classmethod
     def find(cls, raw: str) -> ApiToken | None:
@@ -88,3 +121,33 @@ class CalendarFeed(models.Model):
         """A new secret URL; the old one stops working at once."""
         self.token = secrets.token_urlsafe(32)
         self.save(update_fields=["token"])
+
+
+class Challenge(models.Model):
+    """A match made to challenge one player (issue 27, after lichess's challenges): the match is an
+    ordinary open one with the challenged player invited; this row adds who challenged whom and,
+    once declined, why. Its state is read from the match: open = pending, running or over =
+    accepted, cancelled = declined (with a reason) or cancelled."""
+
+    class Reason(models.TextChoices):
+        GENERIC = "generic", gettext_lazy("I am not accepting challenges at the moment.")
+        LATER = "later", gettext_lazy("This is not the right time for me, please ask again later.")
+        TOO_FAST = "too_fast", gettext_lazy("This clock is too fast for me.")
+        TOO_SLOW = "too_slow", gettext_lazy("This clock is too slow for me.")
+        RATED = "rated", gettext_lazy("Please send me a rated challenge instead.")
+        CASUAL = "casual", gettext_lazy("Please send me an unrated challenge instead.")
+        GAME = "game", gettext_lazy("I am not accepting challenges to this game.")
+        NO_BOT = "no_bot", gettext_lazy("I am not accepting challenges from bots.")
+        ONLY_BOT = "only_bot", gettext_lazy("I am only accepting challenges from bots.")
+
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="challenge")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    decline_reason = models.CharField(max_length=20, choices=Reason.choices, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk}: {self.challenger_id} to {self.challenged_id} (match {self.match_id})"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from api import views
+from api import docs, views
 from api.api import api
 from api.guard import guard_body
 
@@ -15,6 +15,7 @@ def _guarded(patterns):
 _api_patterns, _app_name, _namespace = api.urls
 
 urlpatterns = [
+    path("api/v1/docs", docs.page, name="api_docs"),
     path("api/v1/", (_guarded(_api_patterns), _app_name, _namespace)),
     path("settings/api/", views.tokens, name="api_tokens"),
     path("settings/api/<int:token_id>/revoke/", views.revoke, name="api_token_revoke"),

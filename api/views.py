@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from api import calendar as ical
-from api.models import ApiToken, CalendarFeed
+from api.models import SCOPES, ApiToken, CalendarFeed, scopes_for
 from games.models import Seat
 
 MAX_TOKENS = 20
@@ -28,12 +28,23 @@ class TokenForm(forms.Form):
         max_length=60,
         help_text=gettext_lazy("What the token is for, e.g. “my bot on the laptop”."),
     )
+    scopes = forms.MultipleChoiceField(
+        label=gettext_lazy("What it may do"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Each endpoint needs one of these: give a token only what it needs."),
+    )
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        offered = scopes_for(user)  # a bot account plays with "bot", a person with "play"
+        self.fields["scopes"].choices = [(name, label) for name, label in SCOPES if name in offered]
+        self.fields["scopes"].initial = offered
 
 
 @never_cache  # the new token is on this page once: keep it out of caches
 @login_required
 def tokens(request: HttpRequest) -> HttpResponse:
-    form = TokenForm(request.POST if request.method == "POST" else None)
+    form = TokenForm(request.user, request.POST if request.method == "POST" else None)
     raw = ""
     if request.method == "POST" and form.is_valid():
         if ApiToken.objects.live().filter(user=request.user).count() >= MAX_TOKENS:
@@ -42,8 +53,8 @@ def tokens(request: HttpRequest) -> HttpResponse:
             )
             form.add_error(None, text % {"count": MAX_TOKENS})
         else:
-            _token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
-            form = TokenForm()
+            _token, raw = ApiToken.issue(request.user, form.cleaned_data["name"], form.cleaned_data["scopes"])
+            form = TokenForm(request.user)
     feed = CalendarFeed.for_user(request.user)
     context = {
         "form": form,
@@ -81,6 +92,7 @@ def become_bot(request: HttpRequest) -> HttpResponse:
         messages.error(request, gettext("Only an account that has never played can become a bot account."))
     else:
         get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
+        ApiToken.play_becomes_bot(user)  # its tokens now play as a bot account's (issue 27's scopes)
         messages.success(request, gettext("This is now a bot account: it plays through the API only."))
     return redirect("api_tokens")
 

@@ -80,7 +80,9 @@ def create_match(api: Api, game: str, options: list[str]) -> int:
     parsed = {}
     for option in options:
         name, _, value = option.partition("=")
-        parsed[name] = int(value) if value.isdigit() else value
+        # JSON types as the schema asks: true/false for a yes-or-no option, a number for a number
+        words = {"true": True, "false": False}
+        parsed[name] = int(value) if value.lstrip("-").isdigit() else words.get(value.lower(), value)
     body = {"game": game, "others": [{"kind": "bot", "level": "random"}], "options": parsed}
     status, answer = api.call("POST", "/matches", body)
     if status != 201:

@@ -7,16 +7,40 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.actions import SeatSpec
-from games.engines.base import Engine, Option
+from games.engines.base import BadOptions, Engine, Option
 from games.models import BOT_LEVEL_HELP, BOT_LEVELS, TimeControl
 
 SEAT_KINDS = [("open", gettext_lazy("Open to anyone")), ("invite", gettext_lazy("Invite a player"))]
 
 
+class OptionCheckbox(forms.CheckboxInput):
+    """A checkbox that hands the field what was sent: Django's reads any text but "false" as ticked."""
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name) if name in data else False
+
+
+class OptionBooleanField(forms.BooleanField):
+    """A yes-or-no option read as the engine reads it (yes/no, true/false, on/off, 1/0): issue 27 found
+    "maybe" stored as yes."""
+
+    widget = OptionCheckbox
+
+    def __init__(self, option: Option, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.option = option
+
+    def to_python(self, value):
+        try:
+            return self.option.parse(value)
+        except BadOptions:
+            raise forms.ValidationError(_("Answer yes or no."), code="invalid") from None
+
+
 def option_field(option: Option) -> forms.Field:
     """A form field for one of the engine's match options (the engine marks its words for translation)."""
     if option.kind == "bool":
-        field = forms.BooleanField(label=_(option.label), required=False, initial=option.default)
+        field = OptionBooleanField(option, label=_(option.label), required=False, initial=option.default)
     elif option.kind == "int":
         field = forms.IntegerField(
             label=_(option.label), initial=option.default, min_value=option.min_value, max_value=option.max_value

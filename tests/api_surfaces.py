@@ -17,6 +17,8 @@ from api.models import ApiToken, CalendarFeed
 
 def _text(response) -> str:
     """JSON with its characters as they are (not \\u escapes), so the audit's text search sees them."""
+    if response["Content-Type"].startswith("application/x-ndjson"):
+        return f"{response.status_code} " + b"".join(response.streaming_content).decode()
     if response["Content-Type"].startswith("application/json"):
         return f"{response.status_code} " + json.dumps(response.json(), ensure_ascii=False, sort_keys=True)
     return f"{response.status_code} " + response.content.decode()
@@ -31,7 +33,15 @@ def api_surfaces(client: Client, match_id: int) -> list[str]:
         api.get(f"/api/v1/matches/{match_id}"),
         api.get(f"/api/v1/matches/{match_id}/events?since=0"),
         api.get("/api/v1/matches?filter=all"),
+        # issue 27: seeks and challenges (open matches), a player's finished matches (NDJSON)
+        api.get("/api/v1/seeks"),
+        api.get("/api/v1/challenges"),
     ]
+    if user is not None:
+        readings.append(api.get(f"/api/v1/users/{user.username}/matches"))
+    record = api.get(f"/api/v1/matches/{match_id}/record")
+    if record.status_code != 200:  # refused while running; public once finished (ALL-3), the seed too
+        readings.append(record)
     if user is not None:
         readings.append(Client().get(f"/calendar/{CalendarFeed.for_user(user).token}.ics"))
     return [_text(r) for r in readings]

@@ -25,8 +25,10 @@ from games.actions.clocks import (  # noqa: F401
 from games.actions.common import (  # noqa: F401
     MAX_MOVE_BYTES,
     ActionError,
+    Conflict,
     MatchOver,
     NotAllowed,
+    NotYourTurn,
     SeatSpec,
     StaleVersion,
     check_can_play,

@@ -23,6 +23,16 @@ class NotAllowed(ActionError):
     status = 403
 
 
+class NotYourTurn(ActionError):
+    """A seated player acts out of turn: a 400 on the board, a 403 in the API (its documented code)."""
+
+
+class Conflict(ActionError):
+    """The request clashes with how things stand (e.g. joining a match one is already in)."""
+
+    status = 409
+
+
 class StaleVersion(ActionError):
     """Someone else moved first (or the form was submitted twice)."""
 

@@ -11,7 +11,15 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
-from games.actions.common import ActionError, NotAllowed, SeatSpec, check_can_play, lock_match, save_board_change
+from games.actions.common import (
+    ActionError,
+    Conflict,
+    NotAllowed,
+    SeatSpec,
+    check_can_play,
+    lock_match,
+    save_board_change,
+)
 from games.actions.play import after_state_change
 from games.engines.base import BadOptions, Engine
 from games.engines.registry import get_engine
@@ -24,7 +32,7 @@ from notifications.service import notify
 def _check_match_limit(user: User) -> None:
     active = Seat.objects.filter(user=user, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]).count()
     if active >= settings.DIZZY_MAX_ACTIVE_MATCHES:
-        raise ActionError(
+        raise Conflict(
             gettext("You are in %(count)d matches already; finish some before starting more.") % {"count": active}
         )
 
@@ -140,18 +148,18 @@ def do_join(match_id: int, user: User) -> Match:
     check_can_play(user)
     with transaction.atomic():
         match = lock_match(match_id)
-        if match.status != Match.Status.OPEN:
-            raise ActionError(gettext("This match is not taking players."))
         seat = match.seats.filter(user=user).first()
-        if seat is not None and seat.accepted:
-            raise ActionError(gettext("You already have a seat in this match."))
+        if seat is not None and seat.accepted:  # before the status: one's own running match too
+            raise Conflict(gettext("You already have a seat in this match."))
+        if match.status != Match.Status.OPEN:
+            raise Conflict(gettext("This match is not taking players."))
         if seat is None:
             _check_match_limit(user)
             if match.created_by.blocks.filter(blocked=user).exists():
                 raise NotAllowed("You cannot join this player's matches.")
             seat = match.seats.filter(user__isnull=True, bot_level="").first()
             if seat is None:
-                raise ActionError(gettext("There is no open seat left."))
+                raise Conflict(gettext("There is no open seat left."))
             seat.user = user
         seat.accepted = True
         seat.save(update_fields=["user", "accepted"])
@@ -166,11 +174,11 @@ def do_leave(match_id: int, user: User) -> Match:
         match = lock_match(match_id)
         seat = match.seats.filter(user=user).first()
         if seat is None:
-            raise ActionError(gettext("You have no seat in this match."))
+            raise NotAllowed(gettext("You have no seat in this match."))
         if match.status != Match.Status.OPEN:
-            raise ActionError(gettext("The match has started; you can no longer leave it."))
+            raise Conflict(gettext("The match has started; you can no longer leave it."))
         if match.created_by_id == user.pk:
-            raise ActionError(gettext("You created this match: cancel it instead."))
+            raise Conflict(gettext("You created this match: cancel it instead."))
         seat.user, seat.accepted = None, False
         seat.save(update_fields=["user", "accepted"])
         save_board_change(match, [])

@@ -25,6 +25,7 @@ from games.actions.common import (
     ActionError,
     MatchOver,
     NotAllowed,
+    NotYourTurn,
     StaleVersion,
     check_can_play,
     lock_match,
@@ -64,12 +65,21 @@ def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any])
     move = parse_move(move)
     with transaction.atomic():
         match = lock_match(match_id)
+        check_move_fields(match, move)  # a malformed move is a 400 before any seat or turn is looked at
         prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
         seat = seat_of(match, user)
         if seat is None:
             raise NotAllowed("You have no seat in this match.")
         _apply_move(match, seat.number, version, move, by_bot=False)
         return match
+
+
+def check_move_fields(match: Match, move: dict[str, Any]) -> None:
+    """The engine's move vocabulary: a known type and only its fields (issue 27: extras were stored)."""
+    try:
+        engine_of(match).check_move_fields(move)
+    except IllegalMove as error:
+        raise ActionError(tr(error.args[0])) from None
 
 
 def do_bot_move(match_id: int, seat_number: int, version: int, move: dict[str, Any]) -> Match:
@@ -93,7 +103,7 @@ def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, An
         raise StaleVersion()
     engine = engine_of(match)
     if seat_number not in engine.to_act(match.state):
-        raise ActionError(gettext("It is not your turn."))
+        raise NotYourTurn(gettext("It is not your turn."))
     try:
         state, entries = engine.apply(match.state, seat_number, move)
     except IllegalMove as error:  # the engine's words (a Msg for Solitaire Chess) in the player's language

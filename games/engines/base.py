@@ -116,6 +116,27 @@ class Engine:
     # What a deadline does (ruling ALL-4 / SC-7): "bot" = the site lets a bot play the late
     # seat's turn; "engine" = the site calls apply_timeout().
     timeout_policy: str = "engine"
+    # Every move type and the fields a move of that type may have ("type" among them). A move with
+    # another type or another field is malformed (issue 27): refused before the turn is even looked
+    # at, and never stored. Empty: the engine checks its moves' shape itself.
+    move_fields: dict[str, frozenset[str]] = {}
+
+    # --- moves ---------------------------------------------------------------------------
+    def check_move_fields(self, move: Move) -> None:
+        """Raise IllegalMove when `move` is not an object with a known type and only that type's fields."""
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove(Msg("A move must be an object with a type."))
+        if not self.move_fields:
+            return
+        kind = move["type"]
+        allowed = self.move_fields.get(kind)
+        if allowed is None:
+            raise IllegalMove(Msg("Unknown kind of move: {kind}.", kind=repr(kind)))
+        unknown = sorted(set(move) - allowed)
+        if unknown:
+            raise IllegalMove(
+                Msg("A {kind} move has no field {fields}.", kind=kind, fields=", ".join(repr(k) for k in unknown))
+            )
 
     # --- options -------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any] | None, players: int) -> dict[str, Any]:

@@ -46,3 +46,20 @@ def _state_of(user) -> str:
 
     match = Match.objects.filter(seats__user=user).first()
     return str(match.state["rng"]["seed"]) if match else ""
+
+
+def test_the_audit_reads_the_new_api_surfaces_of_a_finished_match(make_user, monkeypatch):
+    """Issue 27: a player's exported matches are read too; the seed planted in them is caught."""
+    users = [make_user("p0"), make_user("p1")]
+    match = actions.create_match(users[0], "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "p1")])
+    actions.do_join(match.pk, users[1])
+    actions.do_adjudicate(match.pk, [0], "a test")
+    match.refresh_from_db()
+    from api import export
+
+    original = export.facts
+    monkeypatch.setattr("api.export.facts", lambda m: {**original(m), "leak": m.seed})
+    spectator = Client()
+    spectator.force_login(make_user("watcher"))
+    with pytest.raises(AssertionError, match="the seed leaks"):
+        Audit(match, users).check_state(random.Random(1), spectator)

@@ -200,6 +200,11 @@ class DizzyDuoBattle(Engine):
     )
     bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4: a bot plays the late turn
+    move_fields = {
+        "take": frozenset({"type", "from"}),
+        "discard": frozenset({"type", "card"}),
+        "attack": frozenset({"type", "card"}),  # a card: the main attack by a head card; none: by the blind
+    }
 
     # --- setup ---------------------------------------------------------------------------
     def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:

@@ -105,6 +105,16 @@ class FlowerFieldEngine(Engine):
     bots = {"random": bots.random_bot, "normal": bots.normal_bot, "hard": bots.hard_bot}
     # The seed: "You win ... if your opponent runs out of lives or runs out of time."
     timeout_policy = "engine"
+    move_fields = {
+        "order": frozenset({"type", "go"}),
+        "hide": frozenset({"type", "flowers"}),
+        "plant": frozenset({"type", "flowers"}),
+        "challenge": frozenset({"type", "a", "b"}),
+        "give_up": frozenset({"type"}),
+        "challenge_challenge": frozenset({"type"}),
+        "accept": frozenset({"type"}),
+        "pass": frozenset({"type"}),
+    }
 
     # --- the game ------------------------------------------------------------------------
     def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:

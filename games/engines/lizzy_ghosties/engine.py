@@ -158,6 +158,7 @@ class LizzyGhosties(Engine):
     )
     bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4
+    move_fields = {kind: frozenset(fields) for kind, fields in MOVE_FIELDS.items()}
 
     # --- setup -----------------------------------------------------------------------------
     def new_state(self, players: int, options: dict[str, Any], seed: int) -> State:

@@ -91,6 +91,12 @@ class SolitaireChess(Engine):
     )
     bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "engine"
+    move_fields = {
+        "order": frozenset({"type", "first"}),
+        "place": frozenset({"type", "to"}),
+        "move": frozenset({"type", "from", "to"}),
+        "swap": frozenset({"type", "from", "to", "remove"}),
+    }
 
     # --- the game ------------------------------------------------------------------------
 
