@@ -63,7 +63,8 @@ NOT_WORDS = re.compile(r"https?://\S+|\S+/\S+")
 
 
 class ReadableText(HTMLParser):
-    """The words of a page a player sees or hears: text outside scripts and styles, and spoken labels."""
+    """The words of a page a player sees or hears: text outside scripts and styles, and spoken labels.
+    Code (<code>: a scope's name, an HTTP method) is what a program sends, not words to translate."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -71,12 +72,12 @@ class ReadableText(HTMLParser):
         self.skipping = 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code"):
             self.skipping += 1
         self.parts.extend(value or "" for name, value in attrs if name in SPOKEN_ATTRIBUTES)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code"):
             self.skipping -= 1
 
     def handle_data(self, data):

@@ -150,7 +150,7 @@ def test_the_api_settings_page_and_its_messages_are_dutch(dutch_player, client_f
     assert_dutch(page, "the page after a revocation")
     for number in range(views.MAX_TOKENS):
         ApiToken.issue(dutch_player, f"token {number}")
-    full = c.post("/settings/api/", {"name": "nog een"})
+    full = c.post("/settings/api/", {"name": "nog een", "scopes": ["read"]})
     assert full.status_code == 400
     assert f"Je hebt {views.MAX_TOKENS} tokens; trek er eerst een in." in full.content.decode()
     assert_dutch(c.post("/settings/api/calendar/", follow=True).content.decode(), "a new calendar address")
