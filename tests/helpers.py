@@ -65,3 +65,25 @@ def play_first_move(match: Match) -> Match:
     actions.do_move(match.pk, seat.user, match.version, first_legal(match, seat.number))
     match.refresh_from_db()
     return match
+
+
+SHORT_OPTIONS = {"dizzy-duo-battle": {"lives": 4}}  # a whole match in a few dozen moves
+
+
+def play_against_random_bots(user, slug: str, capture) -> Match:
+    """`user` in seat 0 against random bots, every seat playing legal moves through the real actions,
+    to the end (`capture`: pytest-django's django_capture_on_commit_callbacks, so bots move)."""
+    engine = get_engine(slug)
+    bots = [SeatSpec("bot", "random") for _ in range(engine.min_players - 1)]
+    with capture(execute=True):
+        match = actions.create_match(user, slug, [SeatSpec("me"), *bots], SHORT_OPTIONS.get(slug))
+    for _ in range(engine.max_moves(engine.min_players, match.options)):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        if 0 in engine.to_act(match.state):
+            with capture(execute=True):
+                actions.do_move(match.pk, user, match.version, engine.legal_moves(match.state, 0)[-1])
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match

@@ -11,34 +11,13 @@ from html import unescape
 
 import pytest
 
-from games import actions
-from games.actions import SeatSpec
-from games.engines.registry import available_engines, get_engine
-from games.models import Match
+from games.engines.registry import available_engines
+from tests.helpers import play_against_random_bots
 
 pytestmark = pytest.mark.django_db
 
-SHORT_OPTIONS = {"dizzy-duo-battle": {"lives": 4}}
 SECOND_PERSON = re.compile(r"\b(you|your|yours)\b", re.IGNORECASE)
 LABELS = re.compile(r'(?:aria-label|title|alt)="([^"]*)"')
-
-
-def played_to_the_end(user, slug: str, capture) -> Match:
-    """`user` in seat 0 against random bots, every seat playing legal moves through the real actions."""
-    engine = get_engine(slug)
-    bots = [SeatSpec("bot", "random") for _ in range(engine.min_players - 1)]
-    with capture(execute=True):
-        match = actions.create_match(user, slug, [SeatSpec("me"), *bots], SHORT_OPTIONS.get(slug))
-    for _ in range(engine.max_moves(engine.min_players, match.options)):
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            break
-        if 0 in engine.to_act(match.state):
-            with capture(execute=True):
-                actions.do_move(match.pk, user, match.version, engine.legal_moves(match.state, 0)[-1])
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    return match
 
 
 def replay_words(page: str) -> list[str]:
@@ -55,7 +34,7 @@ def second_person(page: str) -> list[str]:
 
 @pytest.mark.parametrize("slug", sorted(available_engines()))
 def test_a_reader_without_a_seat_is_never_called_you(slug, alice, client, django_capture_on_commit_callbacks):
-    match = played_to_the_end(alice, slug, django_capture_on_commit_callbacks)
+    match = play_against_random_bots(alice, slug, django_capture_on_commit_callbacks)
     url = f"/matches/{match.pk}/replay/"
     seats = match.seats.count()
     checked = []
@@ -74,7 +53,7 @@ def test_a_reader_without_a_seat_is_never_called_you(slug, alice, client, django
 def test_a_player_reads_their_own_words_from_any_side(alice, client_for, django_capture_on_commit_callbacks):
     """alice (seat 0) reads her own private entries as hers ("You drew ...") wherever the board is laid
     out from; the seat she looks from is named, never "you"."""
-    match = played_to_the_end(alice, "dizzy-duo-battle", django_capture_on_commit_callbacks)
+    match = play_against_random_bots(alice, "dizzy-duo-battle", django_capture_on_commit_callbacks)
     own = [
         entry
         for move in match.moves.all()
@@ -94,7 +73,7 @@ def test_a_player_reads_their_own_words_from_any_side(alice, client_for, django_
 
 
 def test_the_third_person_reads_in_dutch(alice, client, django_capture_on_commit_callbacks):
-    match = played_to_the_end(alice, "dizzy-duo-battle", django_capture_on_commit_callbacks)
+    match = play_against_random_bots(alice, "dizzy-duo-battle", django_capture_on_commit_callbacks)
     page = client.get(f"/matches/{match.pk}/replay/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert '<html lang="nl">' in page
     words = replay_words(page)

@@ -10,33 +10,12 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import actions
-from games.actions import SeatSpec
 from games.engines.registry import available_engines, get_engine
 from games.i18n import entry_text_for
-from games.models import Match, fill_names
-from tests.helpers import start_match
+from games.models import fill_names
+from tests.helpers import play_against_random_bots, start_match
 
 pytestmark = pytest.mark.django_db
-
-SHORT_OPTIONS = {"dizzy-duo-battle": {"lives": 4}}
-
-
-def play_to_the_end(user, slug: str, capture) -> Match:
-    """Alice against random bots, every seat playing legal moves through the real actions."""
-    engine = get_engine(slug)
-    bots = [SeatSpec("bot", "random") for _ in range(engine.min_players - 1)]
-    with capture(execute=True):
-        match = actions.create_match(user, slug, [SeatSpec("me"), *bots], SHORT_OPTIONS.get(slug))
-    for _ in range(engine.max_moves(engine.min_players, match.options)):
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            break
-        if 0 in engine.to_act(match.state):
-            with capture(execute=True):
-                actions.do_move(match.pk, user, match.version, engine.legal_moves(match.state, 0)[-1])
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    return match
 
 
 def next_link(page: str) -> str | None:
@@ -46,7 +25,7 @@ def next_link(page: str) -> str | None:
 
 @pytest.mark.parametrize("slug", sorted(available_engines()))
 def test_replay_steps_from_start_to_end(slug, alice, client, django_capture_on_commit_callbacks):
-    match = play_to_the_end(alice, slug, django_capture_on_commit_callbacks)
+    match = play_against_random_bots(alice, slug, django_capture_on_commit_callbacks)
     url = f"/matches/{match.pk}/replay/"
     response = client.get(url + "?at=0")
     assert response.status_code == 200
@@ -86,7 +65,7 @@ def test_replay_parameters_out_of_range_are_clamped(alice, bob, client):
 
 @pytest.mark.parametrize("slug", ["solitaire-chess", "lizzy-ghosties"])
 def test_record_round_trip(slug, alice, client, tmp_path, django_capture_on_commit_callbacks):
-    match = play_to_the_end(alice, slug, django_capture_on_commit_callbacks)
+    match = play_against_random_bots(alice, slug, django_capture_on_commit_callbacks)
     response = client.get(f"/matches/{match.pk}/record.json")
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     record = json.loads(response.content)
