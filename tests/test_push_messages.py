@@ -10,7 +10,7 @@ import pytest
 from games.models import Match
 from notifications.models import Kind, Notification
 from push.payloads import push_payload
-from tests.helpers import start_match, time_out
+from tests.helpers import play_first_move, start_match, time_out
 from tests.push_endpoint import PushEndpoint, device_for
 
 pytestmark = pytest.mark.django_db
@@ -28,17 +28,21 @@ def finished_body(match: Match, user) -> str:
 
 def test_the_finished_push_says_who_won(alice, bob, endpoint, django_capture_on_commit_callbacks):
     match = start_match(alice, [bob], options={"ruleset": "death", "advantage": "0"})  # alice moves first
+    # alice chooses the order (a move: a timeout now is scored, not the abort of an unplayed match)
+    match = play_first_move(match)
+    late = match.seats.get(to_act=True).user
+    winner = bob if late == alice else alice
     phones = {user: device_for(user, endpoint, user.username) for user in (alice, bob)}
     with django_capture_on_commit_callbacks(execute=True):
-        time_out(match)  # alice runs out of time: in a Death Match she loses
+        time_out(match)  # the player to act runs out of time: in a Death Match they lose
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.result["winners"] == [1]
-    [to_alice] = endpoint.to(phones[alice].endpoint)
-    [to_bob] = endpoint.to(phones[bob].endpoint)
-    assert to_alice["payload"]["title"] == f"Solitaire Chess #{match.pk} is over"
-    assert re.fullmatch(r"bob won against you\b.*\.", to_alice["payload"]["body"]), to_alice["payload"]["body"]
-    assert re.fullmatch(r"You won against alice\b.*\.", to_bob["payload"]["body"]), to_bob["payload"]["body"]
-    assert "Against" not in to_alice["payload"]["body"]
+    assert match.status == Match.Status.FINISHED and match.result["winners"] == [1 if winner == bob else 0]
+    [to_late] = endpoint.to(phones[late].endpoint)
+    [to_winner] = endpoint.to(phones[winner].endpoint)
+    assert to_late["payload"]["title"] == f"Solitaire Chess #{match.pk} is over"
+    assert re.fullmatch(rf"{winner.username} won against you\b.*\.", to_late["payload"]["body"]), to_late["payload"]
+    assert re.fullmatch(rf"You won against {late.username}\b.*\.", to_winner["payload"]["body"]), to_winner["payload"]
+    assert "Against" not in to_late["payload"]["body"]
 
 
 def finish(match: Match, winners: list[int], scores: list[int], draw: bool = False) -> Match:
