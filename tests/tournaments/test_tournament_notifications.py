@@ -234,3 +234,28 @@ def _client(user):
     client = Client()
     client.force_login(user)
     return client
+
+
+def test_a_championship_division_tells_its_players_it_started_and_ended(make_user, django_capture_on_commit_callbacks):
+    from tournaments import championship_actions
+    from tournaments.models import Championship
+
+    admin = make_user("admin", is_staff=True)
+    championship = Championship.objects.create(game=GAME, division_size=4, organiser=admin)
+    players = [make_user(f"member{n}") for n in range(3)]
+    for player in players:
+        championship_actions.do_join_championship(championship.pk, player)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert championship_actions.do_start_season_if_due(championship.pk) == "started"
+    division = championship.seasons.get().divisions.get()
+    for player in players:
+        assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED]
+        [started] = [m for m in mails_to(player) if m.subject == f"[Dizzysite] {division.name} has started"]
+        assert "with 3 entrants" in started.body
+    assert tournament_rows(admin) == []  # the championship's organiser plays in no division
+    for match in Match.objects.filter(tournament_table__round__tournament=division):
+        games.do_adjudicate(match.pk, [0], "test: the first seat wins")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert actions.do_advance_if_round_over(division.pk) == "finished"
+    for player in players:
+        assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
