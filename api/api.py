@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from api import challenges, chat, conf, export, seeks, tokens
+from api import challenges, chat, conf, export, seeks, tokens, tournaments
 from api.auth import TokenAuth, TokenRateLimit, scoped
 from api.guard import BadBody, GuardedParser
 from api.lobby import create
@@ -278,5 +278,5 @@ def leave(request: HttpRequest, match_id: MatchId):
 
 
 # --- issue 27's endpoint groups, one module each ------------------------------------------------
-for _module in (tokens, seeks, challenges, chat, export):
+for _module in (tokens, seeks, challenges, chat, export, tournaments):
     api.add_router("/", _module.router)

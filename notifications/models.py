@@ -17,6 +17,14 @@ class Kind(models.TextChoices):
     # One row per match and reader while unread, however many messages follow (issue 29); `turn`
     # holds the id of the first chat message it tells of.
     CHAT = "chat", _("New messages in a match's chat")
+    # About a tournament, not a match (issue 26): the row's `tournament` is set, its `match` empty.
+    # A new round is told by the STARTED row of the player's new match, which names the round.
+    TOURNAMENT_ENTRY = "tournament_entry", _("Your tournament entry is confirmed")
+    TOURNAMENT_STARTED = "tournament_started", _("A tournament you entered has started")
+    TOURNAMENT_OVER = "tournament_over", _("A tournament you entered is over")
+
+
+TOURNAMENT_KINDS = {Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER}
 
 
 # What a player may choose per kind; the reminder is always sent (it is the last warning).
@@ -42,7 +50,13 @@ class Notification(models.Model):
         FAILED = "failed", "Failed"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notifications")
+    # One of the two: a match's notifications name the match, a tournament's the tournament.
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     turn = models.PositiveIntegerField(
         help_text="the match version the email is about; for an invitation, the match's revision (each is new)"
@@ -65,7 +79,17 @@ class Notification(models.Model):
         ordering = ["-id"]
         constraints = [
             # A retried task or a repeated sweep never sends the same email twice.
-            models.UniqueConstraint(fields=["recipient", "match", "turn", "kind"], name="one_email_per_turn_and_kind")
+            models.UniqueConstraint(fields=["recipient", "match", "turn", "kind"], name="one_email_per_turn_and_kind"),
+            # A tournament's rows have no match (NULLs never clash above): one per tournament and kind.
+            models.UniqueConstraint(
+                fields=["recipient", "tournament", "kind"],
+                condition=models.Q(match__isnull=True),
+                name="one_email_per_tournament_and_kind",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=False) | models.Q(tournament__isnull=False),
+                name="notification_about_something",
+            ),
         ]
         indexes = [
             # The bell's unread count and the inbox page read a player's rows newest first.
@@ -73,7 +97,23 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.match_id is None:
+            return f"{self.get_kind_display()} to {self.recipient} (tournament {self.tournament_id})"
         return f"{self.get_kind_display()} to {self.recipient} (match {self.match_id}, turn {self.turn})"
+
+    def get_absolute_url(self) -> str:
+        """Where the row leads: the match's board or the tournament's page."""
+        if self.match_id is None:
+            return self.tournament.get_absolute_url()
+        return self.match.get_absolute_url()
+
+    @property
+    def subject_name(self) -> str:
+        """What the row is about, as the inbox and the digest name it: "Ghosties #12" or the
+        tournament's name."""
+        if self.match_id is None:
+            return self.tournament.name
+        return f"{self.match.game_name} #{self.match_id}"
 
 
 class MatchMute(models.Model):

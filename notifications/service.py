@@ -17,6 +17,19 @@ def notify(match, recipient, kind: str, turn: int) -> Notification | None:
         return None
     if MatchMute.objects.filter(user=recipient, match=match).exists():
         return None  # muted: nothing at all about this match
+    return _write(recipient, kind, match=match, turn=turn)
+
+
+def notify_tournament(tournament, recipient, kind: str) -> Notification | None:
+    """One notification about a tournament (notifications.models.TOURNAMENT_KINDS), through the
+    same channels and preferences as a match's. Called inside the caller's transaction; the email
+    and pushes go once it commits. Safe to call twice (one row per tournament, kind and player)."""
+    if recipient is None or not recipient.is_active:
+        return None
+    return _write(recipient, kind, tournament=tournament, turn=0)
+
+
+def _write(recipient, kind: str, turn: int, match=None, tournament=None) -> Notification | None:
     choice = preference(recipient, kind) if recipient.email else "never"
     status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
         choice, Notification.Status.SKIPPED
@@ -25,6 +38,7 @@ def notify(match, recipient, kind: str, turn: int) -> Notification | None:
         with transaction.atomic():
             row = Notification.objects.create(
                 match=match,
+                tournament=tournament,
                 recipient=recipient,
                 kind=kind,
                 turn=turn,

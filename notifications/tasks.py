@@ -25,6 +25,8 @@ SMTP_ERRORS = (smtplib.SMTPException, OSError)
 
 def email_context(row: Notification) -> dict:
     """What the email may say: only what the recipient could see on the board (ALL-3)."""
+    if row.match_id is None:
+        return tournament_context(row)
     match = row.match
     seats = list(match.seats.select_related("user"))
     names = seat_names(seats)
@@ -45,6 +47,46 @@ def email_context(row: Notification) -> dict:
         "deadline": mine.deadline if mine else None,
         "invited_by": match.created_by.public_name,
         **(_chat_context(row) if row.kind == Kind.CHAT else {}),
+        **(_round_context(match) if _opens_match(row) else {}),
+    }
+
+
+def _opens_match(row: Notification) -> bool:
+    """The first word a player gets of a new match: "started", or "your turn" at its first move."""
+    return row.kind == Kind.STARTED or (row.kind == Kind.YOUR_TURN and row.turn == 0)
+
+
+def _round_context(match: Match) -> dict:
+    """A tournament's match: its tournament and round, told in the first email and push about the
+    match (that is the "new round, and your match" notification)."""
+    from tournaments.models import Table
+
+    table = Table.objects.select_related("round__tournament").filter(match=match).first()
+    if table is None:
+        return {}
+    return {"tournament_name": table.round.tournament.name, "round_number": table.round.number}
+
+
+def tournament_context(row: Notification) -> dict:
+    """A tournament's email and push: only what its public page shows (name, game, start, round,
+    the recipient's own place and the number of entrants), never anything of a running match."""
+    tournament = row.tournament
+    entry = tournament.entries.filter(user_id=row.recipient_id).first()
+    return {
+        "kind": row.kind,
+        "match_name": tournament.name,
+        "tournament_name": tournament.name,
+        "game_name": tournament.game_name,
+        "board_url": absolute(tournament.get_absolute_url()),
+        "others": [],
+        "last_texts": [],
+        "end_reason": "",
+        "deadline": None,
+        "invited_by": tournament.organiser.public_name,
+        "starts_at": tournament.starts_at,
+        "cancelled": tournament.status == tournament.Status.CANCELLED,
+        "place": entry.place if entry else None,
+        "entrants": tournament.entries.count(),
     }
 
 
@@ -119,8 +161,8 @@ def _claim(notification_id: int) -> Notification | timedelta | None:
     now = timezone.now()
     with transaction.atomic():
         row = (
-            Notification.objects.select_for_update()
-            .select_related("match", "recipient")
+            Notification.objects.select_for_update(of=("self",))  # not the optional match or tournament
+            .select_related("match", "tournament", "recipient")
             .filter(pk=notification_id)
             .first()
         )
@@ -182,8 +224,8 @@ def send_digests() -> int:
 def _send_digest(recipient_id: int) -> int:
     with transaction.atomic():
         rows = list(
-            Notification.objects.select_for_update()
-            .select_related("match", "recipient")
+            Notification.objects.select_for_update(of=("self",))  # not the optional match or tournament
+            .select_related("match", "tournament", "recipient")
             .filter(recipient_id=recipient_id, status=Notification.Status.DIGEST)
             .order_by("id")
         )
@@ -194,8 +236,8 @@ def _send_digest(recipient_id: int) -> int:
     items = [
         {
             "text": Kind(row.kind).label,  # lazy: rendered in the recipient's language
-            "match_name": f"{row.match.game_name} #{row.match_id}",
-            "board_url": absolute(row.match.get_absolute_url()),
+            "match_name": row.subject_name,
+            "board_url": absolute(row.get_absolute_url()),
         }
         for row in rows
     ]

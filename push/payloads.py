@@ -22,6 +22,9 @@ TITLES = {
     Kind.FINISHED: gettext_noop("{match_name} is over"),
     Kind.HANDED_TO_BOT: gettext_noop("Your seat in {match_name} went to a bot"),
     Kind.CHAT: gettext_noop("Chat in {match_name}"),
+    Kind.TOURNAMENT_ENTRY: gettext_noop("You are in {match_name}"),
+    Kind.TOURNAMENT_STARTED: gettext_noop("{match_name} has started"),
+    Kind.TOURNAMENT_OVER: gettext_noop("{match_name} is over"),
 }
 
 
@@ -46,6 +49,10 @@ def _payload(row: Notification) -> dict:
         lines.append(gettext("Move by {when}.").format(when=_in_zone(context["deadline"], row.recipient.time_zone)))
     if row.kind == Kind.CHAT:
         lines = [chat_line(row)]
+    if context.get("tournament_name") and row.match_id is not None:
+        lines.insert(0, round_line(context))
+    if row.match_id is None:
+        lines = [tournament_line(row, context)]
     payload = {
         "title": gettext(TITLES[Kind(row.kind)]).format(match_name=context["match_name"]),
         "body": " ".join(line for line in lines if line),
@@ -72,10 +79,33 @@ def chat_line(row: Notification) -> str:
     )
 
 
+def round_line(context: dict) -> str:
+    """A tournament's new match: "Round 2 of Spring Swiss." """
+    return gettext("Round {number} of {tournament}.").format(
+        number=context["round_number"], tournament=context["tournament_name"]
+    )
+
+
+def tournament_line(row: Notification, context: dict) -> str:
+    """What a tournament's push says: only what its public page shows."""
+    if row.kind == Kind.TOURNAMENT_ENTRY:
+        when = _in_zone(context["starts_at"], row.recipient.time_zone)
+        return gettext("A tournament of {game}; it starts {when}.").format(game=context["game_name"], when=when)
+    if row.kind == Kind.TOURNAMENT_STARTED:
+        return ngettext("{count} entrant.", "{count} entrants.", context["entrants"]).format(count=context["entrants"])
+    if context["cancelled"]:
+        return gettext("It was cancelled.")
+    if context["place"]:
+        return gettext("You finished {place} of {count}.").format(place=context["place"], count=context["entrants"])
+    return ""
+
+
 def topic(row: Notification) -> str:
     """The push's Topic (RFC 8030 5.4) and the service worker's tag: one per match, so that a device
     that was offline gets, and shows, only the latest push about each match. At most 32 characters
     of the URL-safe base64 alphabet."""
+    if row.match_id is None:
+        return f"tournament-{row.tournament_id}"
     return f"match-{row.match_id}"
 
 

@@ -14,6 +14,10 @@ PUSH_DEFAULTS = {
     Kind.FINISHED: True,
     Kind.HANDED_TO_BOT: True,
     Kind.CHAT: True,
+    # The player just entered (they know); the start and the end they may not be waiting for.
+    Kind.TOURNAMENT_ENTRY: False,
+    Kind.TOURNAMENT_STARTED: True,
+    Kind.TOURNAMENT_OVER: True,
 }
 
 

@@ -125,7 +125,7 @@ def _skip_reason(delivery: PushDelivery) -> str:
     reason = turn_skip_reason(row)  # the emails' rule: no turn message once the turn has passed
     if reason:
         return reason
-    if is_watching(row.match_id, row.recipient_id):
+    if row.match_id is not None and is_watching(row.match_id, row.recipient_id):
         return "the player was looking at the board"
     if not wants_push(row.recipient, row.kind):
         return "no longer wanted by push"
@@ -139,7 +139,9 @@ def _claim(delivery_id: int) -> PushDelivery | timedelta | None:
     with transaction.atomic():
         delivery = (
             PushDelivery.objects.select_for_update(of=("self",))
-            .select_related("notification__match", "notification__recipient", "subscription")
+            .select_related(
+                "notification__match", "notification__tournament", "notification__recipient", "subscription"
+            )
             .filter(pk=delivery_id)
             .first()
         )

@@ -98,7 +98,9 @@ def inbox(request: HttpRequest) -> HttpResponse:
         before = inbox_page(request)
     except BadRequest as error:
         return HttpResponseBadRequest(str(error))
-    rows = Notification.objects.filter(recipient=request.user, deleted_at__isnull=True).select_related("match")
+    rows = Notification.objects.filter(recipient=request.user, deleted_at__isnull=True).select_related(
+        "match", "tournament"
+    )
     if before is not None:
         rows = rows.filter(pk__lt=before)
     page = list(rows.order_by("-pk")[: INBOX_SIZE + 1])
@@ -129,8 +131,10 @@ def back_to_inbox(request: HttpRequest) -> HttpResponse:
 @login_required
 def inbox_open(request: HttpRequest, notification_id: int) -> HttpResponse:
     """The address older pushes carry: to the match, changing nothing (a GET; reading is a POST)."""
-    row = get_object_or_404(Notification.objects.select_related("match"), pk=notification_id, recipient=request.user)
-    return redirect(row.match.get_absolute_url())
+    row = get_object_or_404(
+        Notification.objects.select_related("match", "tournament"), pk=notification_id, recipient=request.user
+    )
+    return redirect(row.get_absolute_url())
 
 
 @require_POST

@@ -76,6 +76,11 @@ def cases(m: int, move: dict):
         ("get", "/api/v1/users/alice/matches", {**refused, "*": 200}),
         ("post", f"/api/v1/matches/{m}/moves", {**refused, "outsider": 403, "other_seat": 403, "staff": 403}),
         ("post", f"/api/v1/matches/{m}/moves", {**refused, "seated": 200}, play),
+        # issue 26: tournaments (joining an unknown one is a 404 for every live token)
+        ("get", "/api/v1/tournaments?game=solitaire-chess&status=open", {**refused, "*": 200}),
+        ("get", "/api/v1/tournaments/999999", {**refused, "*": 404}),
+        ("post", "/api/v1/tournaments/999999/join", {**refused, "*": 404}, {}),
+        ("post", "/api/v1/tournaments/999999/leave", {**refused, "*": 404}, {}),
         ("get", "/api/v1/openapi.json", {"*": 200}),
         ("get", "/api/v1/docs", {"*": 200}),
     ]
@@ -145,7 +150,7 @@ def _operations(match_id: int):
     schema = Client().get("/api/v1/openapi.json").json()
     for path, methods in schema["paths"].items():
         url = path.replace("{match_id}", str(match_id)).replace("{challenge_id}", "999999")
-        url = url.replace("{username}", "alice")
+        url = url.replace("{username}", "alice").replace("{tournament_id}", "999999")
         for method in methods:
             yield method, url
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("games", "moderation", "notifications", "accounts", "ratings", "api", "push", "dizzysite")
+APPS = ("games", "moderation", "notifications", "accounts", "ratings", "api", "push", "tournaments", "dizzysite")
 SKIPPED = {".venv", "tests", "bench", "var", "staticfiles"}
 
 

@@ -24,6 +24,8 @@ from games.engines.registry import SPECS, get_engine
 from games.models import BOT_LEVELS, Match, TimeControl
 from moderation.actions import abort
 from moderation.models import ModerationLog
+from notifications.models import Kind
+from notifications.service import notify_tournament
 from ratings.models import Pool, Rating, display
 from tournaments import pairing
 from tournaments.matches import create_started_match
@@ -142,7 +144,16 @@ def do_join(tournament_id: int, user: User) -> Entry:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         check_join(tournament, user)
-        return Entry.objects.create(tournament=tournament, user=user)
+        entry = Entry.objects.create(tournament=tournament, user=user)
+        notify_tournament(tournament, user, Kind.TOURNAMENT_ENTRY)  # sent once this commits
+        return entry
+
+
+def tell_entrants(tournament: Tournament, kind: str) -> None:
+    """A tournament notification to every player entered (bots hear nothing), written in the
+    caller's transaction; emails and pushes go once it commits."""
+    for entry in tournament.entries.select_related("user").filter(user__isnull=False):
+        notify_tournament(tournament, entry.user, kind)
 
 
 def do_add_bot(tournament_id: int, user: User, level: str) -> Entry:
@@ -204,6 +215,7 @@ def do_cancel(tournament_id: int, reason: str) -> Tournament:
         tournament.ended = timezone.now()
         tournament.end_reason = reason[:300]
         tournament.save(update_fields=["status", "ended", "end_reason"])
+        tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
         return tournament
 
 
@@ -267,6 +279,7 @@ def do_start_if_due(tournament_id: int) -> str:
             tournament.ended = timezone.now()
             tournament.end_reason = gettext_noop("Too few entrants.")  # translated where shown
             tournament.save(update_fields=["status", "ended", "end_reason"])
+            tell_entrants(tournament, Kind.TOURNAMENT_OVER)
             return "cancelled"
         for entry in entries:
             entry.rating = rating_of(tournament.game, entry.user_id, entry.bot_level)
@@ -280,6 +293,7 @@ def do_start_if_due(tournament_id: int) -> str:
         all_now = tournament.format == Tournament.Format.ROUND_ROBIN and tournament.all_at_once
         for _ in range(rounds if all_now else 1):
             pair_round(tournament)
+        tell_entrants(tournament, Kind.TOURNAMENT_STARTED)
         return "started"
 
 
@@ -317,6 +331,7 @@ def _finish(tournament: Tournament, tables) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.ended = timezone.now()
     tournament.save(update_fields=["status", "ended"])
+    tell_entrants(tournament, Kind.TOURNAMENT_OVER)
 
 
 def pair_round(tournament: Tournament, tables=None) -> Round:

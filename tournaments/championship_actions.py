@@ -13,7 +13,8 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from games.actions.common import ActionError, check_can_play
-from tournaments.actions import pair_round, total_rounds
+from notifications.models import Kind
+from tournaments.actions import pair_round, tell_entrants, total_rounds
 from tournaments.championship import Finish, level_of, next_divisions
 from tournaments.models import Championship, ChampionshipMember, Entry, Season, Tournament
 
@@ -115,4 +116,5 @@ def start_division(championship: Championship, season: Season, index: int, user_
     )
     for _ in range(total_rounds(division, len(user_ids))):
         pair_round(division)
+    tell_entrants(division, Kind.TOURNAMENT_STARTED)
     return division

@@ -196,3 +196,15 @@ def test_a_knockout_page_shows_who_goes_on(alice, bob, carol, client):
     games.do_adjudicate(table.match_id, [1], "test: the second seat wins")
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert page.count(cell) == before + 1  # and now in the "goes on" column
+
+
+def test_the_board_pages_navigation_links_the_tournaments(alice, bob, client_for):
+    """The board pages are drawn by Jinja2 (jinja2_templates/base.html): their menu has the link too."""
+    from tests.helpers import start_match
+
+    match = start_match(alice, [bob])
+    page = client_for(alice).get(match.get_absolute_url()).content.decode()
+    nav = page[page.index('<nav aria-label="Site">') : page.index("</nav>")]
+    assert '<a href="/tournaments/">Tournaments</a>' in nav
+    dutch = client_for(bob).get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<a href="/tournaments/">Toernooien</a>' in dutch
