@@ -138,50 +138,39 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/new.html", {"form": form}, status=status)
 
 
+def _act(request: HttpRequest, run, success: str, model=Tournament, object_id: int = 0) -> HttpResponse:
+    """Run an action of a form on a tournament's (or championship's) page: back to that page with a
+    message, or the page drawn again with the refusal and its status."""
+    page, name = (tournament_page, "tournament") if model is Tournament else (championship_page, "championship")
+    try:
+        run()
+    except actions.ActionError as error:
+        get_object_or_404(model, pk=object_id)
+        return page(request, object_id, str(error), error.status)
+    messages.success(request, success)
+    return redirect(name, object_id)
+
+
 @require_POST
 @login_required
 def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    try:
-        actions.do_join(tournament_id, request.user)
-    except actions.ActionError as error:
-        get_object_or_404(Tournament, pk=tournament_id)
-        return tournament_page(request, tournament_id, str(error), error.status)
-    messages.success(request, gettext("You have entered the tournament."))
-    return redirect("tournament", tournament_id)
+    run = lambda: actions.do_join(tournament_id, request.user)  # noqa: E731
+    return _act(request, run, gettext("You have entered the tournament."), object_id=tournament_id)
 
 
 @require_POST
 @login_required
 def leave(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    try:
-        actions.do_leave(tournament_id, request.user)
-    except actions.ActionError as error:
-        get_object_or_404(Tournament, pk=tournament_id)
-        return tournament_page(request, tournament_id, str(error), error.status)
-    messages.success(request, gettext("You have left the tournament."))
-    return redirect("tournament", tournament_id)
-
-
-def _organiser_action(request: HttpRequest, tournament_id: int, run, success: str) -> HttpResponse:
-    try:
-        run()
-    except actions.ActionError as error:
-        get_object_or_404(Tournament, pk=tournament_id)
-        return tournament_page(request, tournament_id, str(error), error.status)
-    messages.success(request, success)
-    return redirect("tournament", tournament_id)
+    run = lambda: actions.do_leave(tournament_id, request.user)  # noqa: E731
+    return _act(request, run, gettext("You have left the tournament."), object_id=tournament_id)
 
 
 @require_POST
 @login_required
 def invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
     username = request.POST.get("username", "")
-    return _organiser_action(
-        request,
-        tournament_id,
-        lambda: actions.do_invite(tournament_id, request.user, username),
-        gettext("The player may now enter."),
-    )
+    run = lambda: actions.do_invite(tournament_id, request.user, username)  # noqa: E731
+    return _act(request, run, gettext("The player may now enter."), object_id=tournament_id)
 
 
 @require_POST
@@ -189,7 +178,7 @@ def invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
     level = request.POST.get("level", "")
     run = lambda: actions.do_add_bot(tournament_id, request.user, level)  # noqa: E731
-    return _organiser_action(request, tournament_id, run, gettext("The bot is in."))
+    return _act(request, run, gettext("The bot is in."), object_id=tournament_id)
 
 
 def championship_page(request: HttpRequest, championship_id: int, error: str = "", status: int = 200) -> HttpResponse:
@@ -211,22 +200,14 @@ def championship_page(request: HttpRequest, championship_id: int, error: str = "
 @require_POST
 @login_required
 def championship_join(request: HttpRequest, championship_id: int) -> HttpResponse:
-    try:
-        championship_actions.do_join_championship(championship_id, request.user)
-    except championship_actions.ActionError as error:
-        get_object_or_404(Championship, pk=championship_id)
-        return championship_page(request, championship_id, str(error), error.status)
-    messages.success(request, gettext("You are in: you start in the lowest division next season."))
-    return redirect("championship", championship_id)
+    run = lambda: championship_actions.do_join_championship(championship_id, request.user)  # noqa: E731
+    success = gettext("You are in: you start in the lowest division next season.")
+    return _act(request, run, success, Championship, championship_id)
 
 
 @require_POST
 @login_required
 def championship_leave(request: HttpRequest, championship_id: int) -> HttpResponse:
-    try:
-        championship_actions.do_leave_championship(championship_id, request.user)
-    except championship_actions.ActionError as error:
-        get_object_or_404(Championship, pk=championship_id)
-        return championship_page(request, championship_id, str(error), error.status)
-    messages.success(request, gettext("You have left the championship; the season you are in goes on."))
-    return redirect("championship", championship_id)
+    run = lambda: championship_actions.do_leave_championship(championship_id, request.user)  # noqa: E731
+    success = gettext("You have left the championship; the season you are in goes on.")
+    return _act(request, run, success, Championship, championship_id)
