@@ -89,9 +89,6 @@ def _throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
     return _json_error(request, 429, f"Too many requests: {limit} per {window} s per token. See Retry-After.")
 
 
-_match = get_match
-
-
 @api.get("/me", response={200: Me, **ERRORS}, summary="Who this token acts for")
 def me(request: HttpRequest):
     user = request.auth
@@ -175,12 +172,12 @@ def my_matches(
 )
 def create_match(request: HttpRequest, body: MatchIn):
     match = create(request.auth, body)
-    return Status(201, facts(_match(match.pk)))
+    return Status(201, facts(get_match(match.pk)))
 
 
 @api.get("/matches/{match_id}", response={200: MatchFacts, **ERRORS}, summary="A match's public facts")
 def match_facts(request: HttpRequest, match_id: MatchId):
-    return facts(_match(match_id))
+    return facts(get_match(match_id))
 
 
 @api.get(
@@ -189,7 +186,7 @@ def match_facts(request: HttpRequest, match_id: MatchId):
     summary="My view of a match: what the board page shows me, my legal moves, the version, the clock",
 )
 def my_view(request: HttpRequest, match_id: MatchId):
-    return view_for(_match(match_id), request.auth)
+    return view_for(get_match(match_id), request.auth)
 
 
 @api.post(
@@ -201,7 +198,7 @@ def play(request: HttpRequest, body: MoveIn, match_id: MatchId):
     """The board's checks in the board's order (games.actions.do_move): a malformed move is a 400,
     then no seat a 403, then a changed board a 409, then out of turn a 403 (the board says 400 for
     it), then an illegal move a 400."""
-    _match(match_id)
+    get_match(match_id)
     try:
         match = actions.do_move(match_id, request.auth, body.version, json.dumps(body.move.model_dump()))
     except actions.NotYourTurn as error:
@@ -216,9 +213,9 @@ def play(request: HttpRequest, body: MoveIn, match_id: MatchId):
     "game a bot plays my seat to the end and I am ranked last. 403 without a seat, 409 if not in play",
 )
 def resign(request: HttpRequest, match_id: MatchId):
-    _match(match_id)
+    get_match(match_id)
     actions.do_resign(match_id, request.auth)
-    return view_for(_match(match_id), request.auth)
+    return view_for(get_match(match_id), request.auth)
 
 
 @api.post(
@@ -228,9 +225,9 @@ def resign(request: HttpRequest, match_id: MatchId):
     "rated. 403 without a seat, 409 once every seat has moved or the match is not in play",
 )
 def abort(request: HttpRequest, match_id: MatchId):
-    _match(match_id)
+    get_match(match_id)
     actions.do_player_abort(match_id, request.auth)
-    return view_for(_match(match_id), request.auth)
+    return view_for(get_match(match_id), request.auth)
 
 
 @api.get(
@@ -260,9 +257,9 @@ def events(request: HttpRequest, since: Annotated[int, Query(ge=0, le=MAX_ID)], 
     **scoped(CHALLENGE),
 )
 def join(request: HttpRequest, match_id: MatchId):
-    _match(match_id)
+    get_match(match_id)
     actions.do_join(match_id, request.auth)
-    return facts(_match(match_id))
+    return facts(get_match(match_id))
 
 
 @api.post(
@@ -272,9 +269,9 @@ def join(request: HttpRequest, match_id: MatchId):
     **scoped(CHALLENGE),
 )
 def leave(request: HttpRequest, match_id: MatchId):
-    _match(match_id)
+    get_match(match_id)
     actions.do_leave(match_id, request.auth)
-    return facts(_match(match_id))
+    return facts(get_match(match_id))
 
 
 # --- issue 27's endpoint groups, one module each ------------------------------------------------
