@@ -19,7 +19,7 @@ from games import clock
 from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
-from games.reads import can_abort, engine_of, seat_of
+from games.reads import can_abort, engine_of, held_seat, seat_of
 from moderation.models import ChatMessage
 from ratings.presenters import rating_changes
 
@@ -146,7 +146,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
     info.can_abort = info.can_resign and can_abort(match, seats)
     if match.status == Match.Status.OPEN and user.is_authenticated:
         info.lobby = lobby_choices(match, engine, seats, user)
-    is_player = user.is_authenticated and any(s.user_id == user.pk and s.accepted for s in seats)
+    is_player = held_seat(seats, user) is not None
     if is_player or match.spectators_read_chat:
         info.can_chat = is_player and match.status != Match.Status.CANCELLED
         info.chat = _chat(match, user)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from accounts.models import User
 from games.engines.base import Engine
 from games.engines.registry import get_engine
@@ -12,10 +14,18 @@ def engine_of(match: Match) -> Engine:
     return get_engine(match.game)
 
 
-def seat_of(match: Match, user: User) -> Seat | None:
+def held_seat(seats: Iterable[Seat], user: User) -> Seat | None:
+    """The user's accepted seat among `seats`, also once handed to a bot (a player who resigned or ran
+    late is still a player of the match: their notes, the chat)."""
     if not user.is_authenticated:
         return None
-    return next((s for s in match.seats.all() if s.user_id == user.pk and s.accepted and not s.handed_to_bot), None)
+    return next((s for s in seats if s.user_id == user.pk and s.accepted), None)
+
+
+def seat_of(match: Match, user: User) -> Seat | None:
+    """The seat the user plays now: not one a bot plays for them."""
+    seat = held_seat(match.seats.all(), user)
+    return None if seat is None or seat.handed_to_bot else seat
 
 
 def seats_that_moved(match: Match) -> set[int]:
@@ -36,7 +46,7 @@ def can_abort(match: Match, seats: list[Seat]) -> bool:
 def note_text(match: Match, user: User) -> str | None:
     """The viewer's own notes on the match ("" when none yet); None when they have no seat in it (no
     notes box). Only ever the viewer's own: no one reads another's notes."""
-    if not user.is_authenticated or not any(s.user_id == user.pk and s.accepted for s in match.seats.all()):
+    if held_seat(match.seats.all(), user) is None:
         return None
     if match.status == Match.Status.CANCELLED:
         return None

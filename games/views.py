@@ -25,7 +25,7 @@ from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.models import GAME_NAMES, Match, Seat
 from games.presence import mark_watching
 from games.presenters import player_view
-from games.reads import note_text
+from games.reads import held_seat, note_text
 
 
 def _match_queryset():
@@ -204,7 +204,7 @@ def _end_own_part(request: HttpRequest, match_id: int, what: str) -> HttpRespons
             return redirect("match", match_id)
     pv = player_view(match, request.user)
     allowed = pv.can_abort if what == "abort" else pv.can_resign
-    if not allowed and not error and not any(s.user_id == request.user.pk and s.accepted for s in match.seats.all()):
+    if not allowed and not error and held_seat(match.seats.all(), request.user) is None:
         error, status = _("You have no seat in this match."), 403
     elif not allowed and not error:
         error, status = _("You cannot do that in this match now."), 409

@@ -24,7 +24,7 @@ from games.actions.play import record_move
 from games.engines.base import resignation_log, resignation_result
 from games.engines.words import Msg
 from games.models import Match, Move, Seat
-from games.reads import can_abort, engine_of
+from games.reads import can_abort, engine_of, held_seat
 
 
 class NotNow(ActionError):
@@ -41,7 +41,7 @@ def _locked_with_seat(match_id: int, user: User) -> tuple[Match, Seat]:
     check_can_play(user)
     match = lock_match(match_id)
     prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    seat = next((s for s in match.seats.all() if s.user_id == user.pk and s.accepted), None)
+    seat = held_seat(match.seats.all(), user)
     if seat is None:
         raise NotAllowed(gettext("You have no seat in this match."))
     if seat.resigned:
