@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines.words import Msg, gettext_noop, stored
+from games.engines.words import Msg, gettext_noop, logged, stored
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -258,9 +258,7 @@ RESIGNED_BOT_PLAYS_ON = gettext_noop("{name} resigned: a bot plays the seat to t
 
 def resignation_log(seat: int, bot_plays_on: bool) -> LogEntry:
     """The log entry of a resignation, for everyone (ruling SITE-RESIGN); the seat as {pN}."""
-    template = RESIGNED_BOT_PLAYS_ON if bot_plays_on else RESIGNED
-    name = f"{{p{seat}}}"
-    return {"text": template.format(name=name), "audience": "all", "msg": template, "args": {"name": name}}
+    return logged(RESIGNED_BOT_PLAYS_ON if bot_plays_on else RESIGNED, name=f"{{p{seat}}}")
 
 
 def log(text: str, audience: str | list[int] = "all") -> LogEntry:
