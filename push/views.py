@@ -26,9 +26,9 @@ from notifications.models import MatchMute, Notification
 from push.devices import BadSubscription, clean_subscription, device_label
 from push.keys import vapid_keys
 from push.models import PushSubscription
+from push.payloads import SEEN_SALT
 
 INBOX_SIZE = 50
-SEEN_SALT = "push.inbox.seen"
 
 
 def vapid_key(request: HttpRequest) -> JsonResponse:
@@ -186,11 +186,6 @@ def inbox_seen(request: HttpRequest, token: str) -> HttpResponse:
     notification_id = int(value)
     Notification.objects.filter(pk=notification_id, read_at__isnull=True).update(read_at=timezone.now())
     return HttpResponse(status=204)
-
-
-def seen_token(notification_id: int) -> str:
-    """The entry's number, signed; the same each time (a push's payload depends on nothing else)."""
-    return signing.Signer(salt=SEEN_SALT).sign(str(notification_id))
 
 
 def _own_match(request: HttpRequest) -> Match | None:

@@ -126,7 +126,7 @@ def test_a_move_pushes_once_to_the_other_players_device(alice, bob, endpoint, on
     assert payload["body"].startswith(f"Against {others}. Move by ")
     row = Notification.objects.get(kind=Kind.YOUR_TURN, recipient=waiting)
     assert payload["url"] == f"http://127.0.0.1:8000/matches/{match.pk}/" and payload["tag"] == f"match-{match.pk}"
-    from push.views import seen_token
+    from push.payloads import seen_token
 
     assert payload["read"] == f"http://127.0.0.1:8000/inbox/seen/{seen_token(row.pk)}/"  # a tap marks it read
     delivery = PushDelivery.objects.get()
