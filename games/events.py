@@ -1,0 +1,93 @@
+"""Domain events: an action says what happened to a match; the apps that care subscribe.
+
+The action publishes and never imports its listeners (zulip's `send_event_on_commit`, lichess's bus).
+Two kinds of listener:
+- `during=True`: runs at once, inside the action's transaction with the match row locked, for work
+  that must commit or roll back with the move (a rating, a notification row);
+- otherwise: runs after the commit, and only if it commits (a live event, a push). It gets the same
+  event, but must treat the match object as a snapshot and re-read what it needs.
+
+Listeners register in their app's `AppConfig.ready()`, so they run in INSTALLED_APPS order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from django.db import transaction
+
+
+@dataclass(frozen=True)
+class MatchEvent:
+    """Something happened to `match` (the locked row, as saved) at `version`."""
+
+    match: Any
+    version: int
+
+
+@dataclass(frozen=True)
+class MatchStarted(MatchEvent):
+    """The last seat was filled and the match began (version 0). `starter_id`: the user whose request
+    started it, None when nobody's (a tournament's pairing)."""
+
+    starter_id: int | None = None
+
+
+@dataclass(frozen=True)
+class MoveMade(MatchEvent):
+    """The board changed to `version`: a move, a timeout, a resignation or an abort. `seat`: the seat
+    whose move it was, None for the site's own changes."""
+
+    seat: int | None = None
+    by_bot: bool = False
+
+
+@dataclass(frozen=True)
+class TurnStarted(MatchEvent):
+    """`seats` (numbers) began a turn at `version`; `mover` made the move that gave it (None at the start)."""
+
+    seats: tuple[int, ...] = ()
+    mover: int | None = None
+
+
+@dataclass(frozen=True)
+class MatchFinished(MatchEvent):
+    """The match ended at `version` (by the rules, a resignation, an abort or an adjudication)."""
+
+
+@dataclass(frozen=True)
+class SeatHandedToBot(MatchEvent):
+    """A bot took over seat `seat` (a player's vacation, timeouts, or their request)."""
+
+    seat: int = 0
+
+
+E = TypeVar("E", bound=MatchEvent)
+
+
+@dataclass
+class _Listeners:
+    during: dict[type, list[Callable[[Any], None]]] = field(default_factory=dict)
+    after_commit: dict[type, list[Callable[[Any], None]]] = field(default_factory=dict)
+
+
+_listeners = _Listeners()
+
+
+def subscribe(event_type: type[E], handler: Callable[[E], None], during: bool = False) -> None:
+    """Call `handler(event)` for every published `event_type` (see the module's docstring). Idempotent."""
+    table = _listeners.during if during else _listeners.after_commit
+    handlers = table.setdefault(event_type, [])
+    if handler not in handlers:
+        handlers.append(handler)
+
+
+def publish(event: MatchEvent) -> None:
+    """Tell the listeners of `type(event)`: those `during` the transaction now, the others on commit."""
+    for handler in _listeners.during.get(type(event), []):
+        handler(event)
+    for handler in _listeners.after_commit.get(type(event), []):
+        transaction.on_commit(partial(handler, event), robust=True)
