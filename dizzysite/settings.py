@@ -225,6 +225,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     # Redis: a message a worker took but never acknowledged (it died) returns to the queue after this.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+    if env_str("CELERY_KEY_PREFIX", ""):  # several sites (or test runs) on one Redis keep apart
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = env_str("CELERY_KEY_PREFIX", "")
 # The worker and beat write a heartbeat to the cache every few seconds (dizzysite/heartbeat.py):
 # /healthz answers 503 and the admin warns when one is older than HEARTBEAT_STALE_SECONDS.
 CELERY_BEAT_SCHEDULER = "dizzysite.heartbeat:HeartbeatScheduler"

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -81,9 +82,14 @@ def redis_broker():
     import redis
 
     client = redis.Redis.from_url(REDIS_URL)
-    client.flushdb()  # no messages left from an earlier run
+    # Each test's broker keys under a prefix of its own, so test runs side by side on one Redis
+    # (two checkouts, a CI run) never take each other's tasks nor wipe each other's queues.
+    prefix = f"dizzytest-{os.getpid()}-{uuid.uuid4().hex[:8]}:"
+    os.environ["CELERY_KEY_PREFIX"] = prefix
     yield REDIS_URL
-    client.flushdb()
+    os.environ.pop("CELERY_KEY_PREFIX", None)
+    for key in client.scan_iter(match=f"{prefix}*"):
+        client.delete(key)
 
 
 @pytest.fixture
@@ -95,7 +101,7 @@ def publish_to_redis(redis_broker):
     old_broker = app.conf.broker_url
     app.conf.task_always_eager = False
     app.conf.broker_url = redis_broker
-    app.conf.broker_transport_options = {"visibility_timeout": 5}
+    app.conf.broker_transport_options = {"visibility_timeout": 5, "global_keyprefix": os.environ["CELERY_KEY_PREFIX"]}
     forget_connections(app)
     yield
     app.conf.task_always_eager = saved.get("task_always_eager", True)
