@@ -99,9 +99,10 @@ def health(port: int) -> int:
 def start_bot_match(game: str, level: str) -> int:
     from accounts.models import User
     from games import actions
+    from games.seats import SeatSpec
 
     alice = User.objects.get(username="alice")
-    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("bot", level)] * (SEATS[game] - 1)
+    seats = [SeatSpec("me")] + [SeatSpec("bot", level)] * (SEATS[game] - 1)
     match = actions.create_match(alice, game, seats, rated=False)
     actions.do_hand_seat_to_bot(match.pk, 0)
     return match.pk

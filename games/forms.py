@@ -6,9 +6,9 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.actions import SeatSpec
 from games.engines.base import BadOptions, Engine, Option
 from games.models import BOT_LEVEL_HELP, BOT_LEVELS, TimeControl
+from games.seats import SeatSpec
 
 SEAT_KINDS = [("open", gettext_lazy("Open to anyone")), ("invite", gettext_lazy("Invite a player"))]
 

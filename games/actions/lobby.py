@@ -15,7 +15,6 @@ from games.actions.common import (
     ActionError,
     Conflict,
     NotAllowed,
-    SeatSpec,
     check_can_play,
     lock_match,
     save_board_change,
@@ -25,6 +24,7 @@ from games.engines.base import BadOptions, Engine
 from games.engines.registry import get_engine
 from games.models import BOT_LEVELS, Match, Seat, TimeControl
 from games.reads import engine_of
+from games.seats import SeatSpec
 from notifications.models import Kind
 from notifications.service import notify
 
