@@ -307,3 +307,20 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 def games_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/games.html", {"engines": available_engines(), "games": GAME_NAMES})
+
+
+@require_POST
+@login_required
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Switch the vacation on (pausing the clocks of every slow match) or off; the switch itself is
+    on the settings page (games/templatetags/vacation.py draws it there)."""
+    try:
+        if request.POST.get("on") == "1":
+            actions.start_vacation(request.user)
+            messages.success(request, _("Your vacation has started: your clocks in slow matches are paused."))
+        else:
+            actions.end_vacation(request.user)
+            messages.success(request, _("Welcome back: your clocks run again."))
+    except actions.ActionError as error:
+        messages.error(request, str(error))
+    return redirect("profile")
