@@ -1,4 +1,5 @@
-"""Sending emails: tasks take ids, claim the row, talk to SMTP holding no lock, never send a row twice."""
+"""Sending emails: tasks take ids, claim the row, talk to SMTP holding no lock, never send a row twice
+(the claim and its lease: dizzysite/outbox.py, shared with the pushes)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
+from dizzysite.outbox import Outbox, backoff, claim_countdown, queue_again
 from games.models import Match, fill_names, seat_names
 from games.presence import is_watching
 from notifications.emails import absolute, build_email, recipient_language
@@ -130,66 +132,33 @@ def send_lease() -> timedelta:
     return timedelta(seconds=5 * (settings.EMAIL_TIMEOUT or 120) + 10)
 
 
+OUTBOX = Outbox(Notification, send_lease, MAX_ATTEMPTS)
+
+
 @shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
 def send_notification(self, notification_id: int) -> None:
     """Claim the row (marked sending, committed), talk to SMTP holding no lock, record the outcome.
 
     Sent at most once: a second task finds the row sent, or claimed and waits for the claim's
     lease. A worker killed mid-send leaves a claim that is taken over once its lease has passed."""
-    claim = _claim(notification_id)
+    # Not a digest's row (the digest sends it); not the optional match or tournament locked.
+    rows = Notification.objects.select_related("match", "tournament", "recipient").filter(in_digest=False)
+    claim = OUTBOX.claim(rows, notification_id, _skip_reason)
     if claim is None:
         return
     if isinstance(claim, timedelta):  # another worker is sending it now: look again after its lease
-        raise self.retry(countdown=max(1, int(claim.total_seconds()) + 1))
+        raise self.retry(countdown=claim_countdown(claim))
     try:
         with translation.override(recipient_language(claim.recipient)):  # the move's words too
             message = build_email(claim.recipient, claim.kind, email_context(claim))
         message.send()
     except SMTP_ERRORS as error:
-        if _record_failure(claim, f"{type(error).__name__}: {error}"):
-            # Exponential backoff: 30 s, 1 min, 2 min, ...
-            raise self.retry(countdown=30 * 2 ** (claim.attempts - 1)) from None
+        text = f"{type(error).__name__}: {error}"
+        if OUTBOX.failed(claim, text):
+            raise self.retry(countdown=backoff(claim.attempts)) from None
+        logger.error("giving up on notification %s: %s", claim.pk, text)
         return
-    Notification.objects.filter(pk=claim.pk, status=Notification.Status.SENDING).update(
-        status=Notification.Status.SENT, sent_at=timezone.now(), error=""
-    )
-
-
-def _claim(notification_id: int) -> Notification | timedelta | None:
-    """In a short transaction: the row, now marked sending; or how long another worker's claim
-    still runs; or None when there is nothing to send (sent already, skipped, in a digest)."""
-    now = timezone.now()
-    with transaction.atomic():
-        row = (
-            Notification.objects.select_for_update(of=("self",))  # not the optional match or tournament
-            .select_related("match", "tournament", "recipient")
-            .filter(pk=notification_id)
-            .first()
-        )
-        if row is None or row.in_digest:
-            return None
-        if row.status == Notification.Status.SENDING and row.claimed_at + send_lease() > now:
-            return row.claimed_at + send_lease() - now
-        if row.status not in (Notification.Status.PENDING, Notification.Status.SENDING):
-            return None  # sent already (a retried or repeated task), skipped or failed
-        reason = _skip_reason(row)
-        if reason:
-            row.status, row.error = Notification.Status.SKIPPED, reason
-            row.save(update_fields=["status", "error"])
-            return None
-        row.status, row.claimed_at, row.attempts = Notification.Status.SENDING, now, row.attempts + 1
-        row.save(update_fields=["status", "claimed_at", "attempts"])
-        return row
-
-
-def _record_failure(row: Notification, error: str) -> bool:
-    """The mail server refused or failed: True when the email is to be tried again."""
-    again = row.attempts < MAX_ATTEMPTS
-    status = Notification.Status.PENDING if again else Notification.Status.FAILED
-    Notification.objects.filter(pk=row.pk, status=Notification.Status.SENDING).update(status=status, error=error)
-    if not again:
-        logger.error("giving up on notification %s: %s", row.pk, error)
-    return again
+    OUTBOX.sent(claim)
 
 
 @shared_task
@@ -197,16 +166,12 @@ def resend_waiting_notifications() -> int:
     """A safety net: queue again emails still pending a while after they were written, and the
     claims of workers that died mid-send (a digest's rows go back to wait for the next digest)."""
     now = timezone.now()
-    stale_claims = Notification.objects.filter(status=Notification.Status.SENDING, claimed_at__lt=now - send_lease())
+    stale_claims = Notification.objects.filter(OUTBOX.stale_claims(now))
     stale_claims.filter(in_digest=True).update(status=Notification.Status.DIGEST, claimed_at=None)
     waiting = Notification.objects.filter(
-        Q(status=Notification.Status.PENDING, created__lt=now - timedelta(minutes=10), attempts=0)
-        | Q(pk__in=stale_claims.filter(in_digest=False).values("pk"))
+        OUTBOX.lost(now) | Q(pk__in=stale_claims.filter(in_digest=False).values("pk"))
     )
-    ids = list(waiting.values_list("pk", flat=True)[:500])
-    for notification_id in ids:
-        send_notification.delay(notification_id)
-    return len(ids)
+    return queue_again(send_notification, waiting)
 
 
 @shared_task
