@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+from dizzysite.netutil import free_port  # noqa: E402
 
 SEATS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 3, "lizzy-ghosties": 4}
 SAMPLE_S = 5.0
@@ -61,12 +62,6 @@ class GameWatch:
     longest_gap_s: float = 0.0
     stalls: int = 0
     stalled: bool = False
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def soak_environment(folder: Path) -> dict[str, str]:

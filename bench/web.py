@@ -52,6 +52,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.web_load import Chains, Cycle, LoadResult, Req, Source, run_load  # noqa: E402
+from dizzysite.netutil import free_port  # noqa: E402
 
 # Each game with the table size of its heaviest board page.
 PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "lizzy-ghosties": 8, "dizzy-duo-battle": 6}
@@ -669,12 +670,6 @@ def breakdowns(loaded: Loaded) -> dict[str, dict[str, Any]]:
 
 
 # --- gunicorn -----------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start_gunicorn(env: dict[str, str], port: int, workers: int, log_path: Path) -> subprocess.Popen:

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 
 import pytest
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
-
-
-def port_open(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def require(condition: bool, reason: str) -> None:
