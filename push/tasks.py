@@ -16,7 +16,7 @@ from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
 from games.presence import is_watching
-from notifications.tasks import _skip_reason as turn_skip_reason
+from notifications.context import skip_reason as turn_skip_reason
 from push.devices import refusal_at_send
 from push.keys import vapid_keys
 from push.models import PushDelivery, PushSubscription
@@ -46,7 +46,8 @@ class Outcome:
     again: bool = False  # worth trying again
 
 
-@shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
+# max_retries=None: attempts are counted on the row (MAX_ATTEMPTS)
+@shared_task(name="push.tasks.send_push", bind=True, max_retries=None)
 def send_push(self, delivery_id: int) -> None:
     claim = _claim(delivery_id)
     if claim is None:
@@ -174,7 +175,7 @@ def _record_failure(delivery: PushDelivery, outcome: Outcome) -> bool:
     return again
 
 
-@shared_task
+@shared_task(name="push.tasks.resend_waiting_pushes")
 def resend_waiting_pushes() -> int:
     """A safety net: queue again pushes still pending a while after they were written, and the
     claims of workers that died mid-send."""
