@@ -15,6 +15,7 @@ from games.actions.moderation import abort_locked
 from games.actions.play import record_move
 from games.engines.base import Engine
 from games.engines.words import Msg, gettext_noop
+from games.events import SeatHandedToBot, publish
 from games.models import Match, Move, Seat
 from games.reads import engine_of
 from notifications.models import Kind
@@ -117,7 +118,7 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_BOT and not seat.handed_to_bot:
         seat.handed_to_bot, seat.bot_level = True, level
         seat.save(update_fields=["timeouts_in_row", "handed_to_bot", "bot_level"])
-        notify(match, seat.user, Kind.HANDED_TO_BOT, match.version)
+        publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.TIMEOUTS))
         if seat.to_act:
             queue_bot_moves(match)
     else:
