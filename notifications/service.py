@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from games.queue import queue_on_commit
+from notifications.channels import deliver
 from notifications.models import MatchMute, Notification, preference
 
 
@@ -51,7 +52,5 @@ def _write(recipient, kind: str, turn: int, match=None, tournament=None) -> Noti
         return None
     if status == Notification.Status.PENDING:
         queue_on_commit("notifications.tasks.send_notification", row.pk)
-    from push.service import queue_pushes
-
-    queue_pushes(row)
+    deliver(row)  # the other channels: push's devices (push/apps.py registers it)
     return row
