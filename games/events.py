@@ -75,6 +75,24 @@ class SeatHandedToBot(MatchEvent):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class PlayerInvited(MatchEvent):
+    """`user` was invited to a seat of the open match. `key` tells this invitation from an earlier one
+    of the same player to the same match: 0 at the match's creation, its revision for a later one."""
+
+    user: Any = None
+    key: int = 0
+
+
+@dataclass(frozen=True)
+class ReminderDue(MatchEvent):
+    """Seat `seat` (of `user`) has a fifth of its turn's time left: the "time is running out" reminder,
+    once per turn (its remind_at was cleared as this was published)."""
+
+    seat: int = 0
+    user: Any = None
+
+
 E = TypeVar("E", bound=MatchEvent)
 
 

@@ -1,4 +1,5 @@
-"""The notification rows that a match's events call for, written in the event's transaction.
+"""The notification rows that a match's events call for (invitations, starts, turns, reminders, ends,
+a seat handed to a bot), written in the event's transaction.
 
 Subscribed in NotificationsConfig.ready() with during=True: a row commits or rolls back with the
 change it tells of, and its email and pushes are queued for after the commit (notifications.service).
@@ -9,7 +10,15 @@ the players.
 from __future__ import annotations
 
 from games import clock
-from games.events import MatchFinished, MatchStarted, SeatHandedToBot, TurnStarted, subscribe
+from games.events import (
+    MatchFinished,
+    MatchStarted,
+    PlayerInvited,
+    ReminderDue,
+    SeatHandedToBot,
+    TurnStarted,
+    subscribe,
+)
 from games.models import Match, Seat
 from notifications.models import Kind
 from notifications.service import notify
@@ -67,8 +76,18 @@ def on_seat_handed_to_bot(event: SeatHandedToBot) -> None:
         notify(event.match, seat.user, Kind.HANDED_TO_BOT, event.version)
 
 
+def on_player_invited(event: PlayerInvited) -> None:
+    notify(event.match, event.user, Kind.INVITED, event.key)
+
+
+def on_reminder_due(event: ReminderDue) -> None:
+    notify(event.match, event.user, Kind.REMINDER, event.version)
+
+
 def subscribe_all() -> None:
     subscribe(MatchFinished, on_match_finished, during=True)
     subscribe(MatchStarted, on_match_started, during=True)
     subscribe(TurnStarted, on_turn_started, during=True)
     subscribe(SeatHandedToBot, on_seat_handed_to_bot, during=True)
+    subscribe(PlayerInvited, on_player_invited, during=True)
+    subscribe(ReminderDue, on_reminder_due, during=True)

@@ -3,7 +3,10 @@ the same rows as before (ratings on MatchFinished, notifications on the start, t
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import actions, events
 from games.models import Match, Seat
@@ -13,7 +16,15 @@ from tests.helpers import first_legal, play_first_move, start_match, time_out, u
 
 pytestmark = pytest.mark.django_db
 
-EVENT_TYPES = [events.MatchStarted, events.MoveMade, events.TurnStarted, events.MatchFinished, events.SeatHandedToBot]
+EVENT_TYPES = [
+    events.MatchStarted,
+    events.MoveMade,
+    events.TurnStarted,
+    events.MatchFinished,
+    events.SeatHandedToBot,
+    events.PlayerInvited,
+    events.ReminderDue,
+]
 
 
 @pytest.fixture
@@ -37,7 +48,9 @@ def rows(match: Match, kind: str) -> list[str]:
 
 def test_a_start_a_move_and_a_resignation_publish_their_events_once(alice, bob, heard):
     match = start_match(alice, [bob])
-    assert kinds(heard) == ["MatchStarted", "TurnStarted"]
+    assert kinds(heard) == ["PlayerInvited", "MatchStarted", "TurnStarted"]
+    assert heard[0].user == bob and heard[0].key == 0 and rows(match, Kind.INVITED) == ["bob"]
+    heard.pop(0)
     started = heard[0]
     assert started.version == 0 and started.starter_id == bob.pk and started.to_move == heard[1].seats
     heard.clear()
@@ -89,6 +102,17 @@ def test_a_seat_handed_to_a_bot_by_timeouts_is_told_by_a_moderator_not(alice, bo
     assert rows(other, Kind.HANDED_TO_BOT) == []
 
 
+def test_a_reminder_is_published_once_per_turn_and_written_once(alice, bob, heard):
+    match = start_match(alice, [bob])
+    seat = match.seats.get(to_act=True)
+    Seat.objects.filter(pk=seat.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
+    heard.clear()
+    assert actions.do_reminders(match.pk) == 1
+    assert [(type(e).__name__, e.seat, e.user) for e in heard] == [("ReminderDue", seat.number, seat.user)]
+    assert actions.do_reminders(match.pk) == 0  # its remind_at was cleared
+    assert rows(match, Kind.REMINDER) == [seat.user.username]
+
+
 def test_the_actions_import_neither_ratings_nor_notifications():
     """They publish; the apps subscribe (the import-linter contracts check the whole layering)."""
     from pathlib import Path
@@ -97,4 +121,4 @@ def test_the_actions_import_neither_ratings_nor_notifications():
     for path in folder.glob("*.py"):
         text = path.read_text()
         assert "from ratings" not in text and "import ratings" not in text, path.name
-        assert "from notifications.service" not in text or path.name in {"lobby.py", "deadlines.py"}, path.name
+        assert "from notifications" not in text and "import notifications" not in text, path.name
