@@ -28,6 +28,12 @@ class ChangeInfo:
     pool: str  # "against people" / "against bots"
 
 
+def rating_part(match: Match, user, info, seats: list[Seat]) -> None:
+    """Ratings' part of a viewer's PlayerView (games.presenters.add_view_part): a finished match's changes."""
+    if match.status == Match.Status.FINISHED:
+        info.rating_changes = rating_changes(match)
+
+
 def rating_changes(match: Match) -> list[ChangeInfo]:
     """Each seat's rating change in a finished match (empty when it was not rated)."""
     names = {seat.number: seat.public_name for seat in match.seats.all()}
