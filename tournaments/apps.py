@@ -9,6 +9,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from notifications.context import add_match_context
-        from tournaments.reads import round_context
+        from ratings.presenters import add_profile_part
+        from tournaments.reads import profile_context, round_context
 
         add_match_context(round_context)  # a tournament match's first email and push name its round
+        add_profile_part(profile_context)  # a player's profile lists their tournaments and titles

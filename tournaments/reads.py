@@ -48,6 +48,11 @@ def titles_of(user) -> list[Tournament]:
     return list(Tournament.objects.filter(pk__in=won.values("tournament")).order_by("-ended", "-pk"))
 
 
+def profile_context(user) -> dict:
+    """The tournaments part of a player's profile (ratings.presenters.add_profile_part)."""
+    return {"tournaments": player_tournaments(user), "titles": titles_of(user)}
+
+
 def round_context(match) -> dict:
     """A tournament's match: its tournament and round, told in the first email and push about the
     match (that is the "new round, and your match" notification). Registered with notifications."""
