@@ -29,6 +29,7 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports  # the layering of the apps (pyproject.toml [tool.importlinter])
 
 bench: install
 	$(PY) bench/run.py

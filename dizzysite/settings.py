@@ -157,7 +157,7 @@ ACCOUNT_RATE_LIMITS = {
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "notifications.adapter.AccountAdapter"  # allauth's emails go out like ours
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

@@ -14,8 +14,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 
 from dizzysite.outbox import Outbox, backoff, claim_countdown, queue_again
-from games.models import Match, fill_names, seat_names
-from games.presence import is_watching
+from notifications.context import email_context, skip_reason
 from notifications.emails import absolute, build_email, recipient_language
 from notifications.models import Kind, Notification
 
@@ -25,105 +24,13 @@ MAX_ATTEMPTS = 6
 SMTP_ERRORS = (smtplib.SMTPException, OSError)
 
 
-def email_context(row: Notification) -> dict:
-    """What the email may say: only what the recipient could see on the board (ALL-3)."""
-    if row.match_id is None:
-        return tournament_context(row)
-    match = row.match
-    seats = list(match.seats.select_related("user"))
-    names = seat_names(seats)
-    mine = next((s for s in seats if s.user_id == row.recipient_id), None)
-    finished = match.is_over  # ALL-3: however it ended (an abort too), everything is public
-    last_move = match.moves.filter(number__lte=row.turn).order_by("-number").first()
-    last_texts = []
-    if last_move is not None:
-        last_texts = [fill_names(t, names) for t in last_move.texts_for(mine.number if mine else None, finished)]
-    return {
-        "kind": row.kind,
-        "match_name": f"{match.game_name} #{match.pk}",
-        "game_name": match.game_name,
-        "board_url": absolute(match.get_absolute_url()),
-        "others": [s.public_name for s in seats if s.user_id != row.recipient_id],
-        "last_texts": last_texts,
-        "end_reason": match.end_reason_text(names),
-        "deadline": mine.deadline if mine else None,
-        "invited_by": match.created_by.public_name,
-        **(_chat_context(row) if row.kind == Kind.CHAT else {}),
-        **(_round_context(match) if _opens_match(row) else {}),
-    }
-
-
-def _opens_match(row: Notification) -> bool:
-    """The first word a player gets of a new match: "started", or "your turn" at its first move."""
-    return row.kind == Kind.STARTED or (row.kind == Kind.YOUR_TURN and row.turn == 0)
-
-
-def _round_context(match: Match) -> dict:
-    """A tournament's match: its tournament and round, told in the first email and push about the
-    match (that is the "new round, and your match" notification)."""
-    from tournaments.models import Table
-
-    table = Table.objects.select_related("round__tournament").filter(match=match).first()
-    if table is None:
-        return {}
-    return {"tournament_name": table.round.tournament.name, "round_number": table.round.number}
-
-
-def tournament_context(row: Notification) -> dict:
-    """A tournament's email and push: only what its public page shows (name, game, start, round,
-    the recipient's own place and the number of entrants), never anything of a running match."""
-    tournament = row.tournament
-    entry = tournament.entries.filter(user_id=row.recipient_id).first()
-    return {
-        "kind": row.kind,
-        "match_name": tournament.name,
-        "tournament_name": tournament.name,
-        "game_name": tournament.game_name,
-        "board_url": absolute(tournament.get_absolute_url()),
-        "others": [],
-        "last_texts": [],
-        "end_reason": "",
-        "deadline": None,
-        "invited_by": tournament.organiser.public_name,
-        "starts_at": tournament.starts_at,
-        "cancelled": tournament.status == tournament.Status.CANCELLED,
-        "place": entry.place if entry else None,
-        "entrants": tournament.entries.count(),
-    }
-
-
-def _chat_context(row: Notification) -> dict:
-    from notifications.chat import unread_chat
-
-    authors, count = unread_chat(row)
-    return {"chat_authors": authors, "chat_count": count}
-
-
-@shared_task
+@shared_task(name="notifications.tasks.notify_chat")
 def notify_chat(message_id: int) -> int:
     """Queued by moderation's post_chat once a message is committed: the inbox entries (and so the
     emails and pushes) it makes, batched per match and reader (notifications/chat.py)."""
     from notifications.chat import write_chat_notifications
 
     return write_chat_notifications(message_id)
-
-
-def _skip_reason(row: Notification) -> str:
-    """Why a waiting email should no longer go out (empty: send it)."""
-    if row.kind == Kind.CHAT:
-        if row.read_at is not None or row.deleted_at is not None:
-            return "read already"
-        if is_watching(row.match_id, row.recipient_id):
-            return "the player was looking at the board"
-        return ""
-    if row.kind not in (Kind.YOUR_TURN, Kind.REMINDER):
-        return ""
-    seat = row.match.seats.filter(user=row.recipient).first()
-    if seat is None or not seat.to_act or row.match.status != Match.Status.ACTIVE:
-        return "no longer their turn"
-    if row.kind == Kind.YOUR_TURN and is_watching(row.match_id, row.recipient_id):
-        return "the player was looking at the board"
-    return ""
 
 
 def send_lease() -> timedelta:
@@ -135,7 +42,8 @@ def send_lease() -> timedelta:
 OUTBOX = Outbox(Notification, send_lease, MAX_ATTEMPTS)
 
 
-@shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
+# max_retries=None: attempts are counted on the row (MAX_ATTEMPTS)
+@shared_task(name="notifications.tasks.send_notification", bind=True, max_retries=None)
 def send_notification(self, notification_id: int) -> None:
     """Claim the row (marked sending, committed), talk to SMTP holding no lock, record the outcome.
 
@@ -143,7 +51,7 @@ def send_notification(self, notification_id: int) -> None:
     lease. A worker killed mid-send leaves a claim that is taken over once its lease has passed."""
     # Not a digest's row (the digest sends it); not the optional match or tournament locked.
     rows = Notification.objects.select_related("match", "tournament", "recipient").filter(in_digest=False)
-    claim = OUTBOX.claim(rows, notification_id, _skip_reason)
+    claim = OUTBOX.claim(rows, notification_id, skip_reason)
     if claim is None:
         return
     if isinstance(claim, timedelta):  # another worker is sending it now: look again after its lease
@@ -161,7 +69,7 @@ def send_notification(self, notification_id: int) -> None:
     OUTBOX.sent(claim)
 
 
-@shared_task
+@shared_task(name="notifications.tasks.resend_waiting_notifications")
 def resend_waiting_notifications() -> int:
     """A safety net: queue again emails still pending a while after they were written, and the
     claims of workers that died mid-send (a digest's rows go back to wait for the next digest)."""
@@ -174,7 +82,7 @@ def resend_waiting_notifications() -> int:
     return queue_again(send_notification, waiting)
 
 
-@shared_task
+@shared_task(name="notifications.tasks.send_digests")
 def send_digests() -> int:
     """Once a day: one email per player listing what they chose to receive as a digest.
 
@@ -221,7 +129,9 @@ def _send_digest(recipient_id: int) -> int:
     return 1
 
 
-@shared_task(autoretry_for=SMTP_ERRORS, retry_backoff=30, max_retries=MAX_ATTEMPTS)
+@shared_task(
+    name="notifications.tasks.send_account_email", autoretry_for=SMTP_ERRORS, retry_backoff=30, max_retries=MAX_ATTEMPTS
+)
 def send_account_email(subject: str, body: str, html: str | None, to: list[str], from_email: str | None) -> None:
     """allauth's own emails (verification, password reset), sent by the worker."""
     from django.core.mail import EmailMultiAlternatives

@@ -17,7 +17,7 @@ from pywebpush import WebPushException, webpush
 
 from dizzysite.outbox import Outbox, backoff, claim_countdown, queue_again
 from games.presence import is_watching
-from notifications.tasks import _skip_reason as turn_skip_reason
+from notifications.context import skip_reason as turn_skip_reason
 from push.devices import refusal_at_send
 from push.keys import vapid_keys
 from push.models import PushDelivery, PushSubscription
@@ -50,7 +50,8 @@ class Outcome:
     again: bool = False  # worth trying again
 
 
-@shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
+# max_retries=None: attempts are counted on the row (MAX_ATTEMPTS)
+@shared_task(name="push.tasks.send_push", bind=True, max_retries=None)
 def send_push(self, delivery_id: int) -> None:
     rows = PushDelivery.objects.select_related(
         "notification__match", "notification__tournament", "notification__recipient", "subscription"
@@ -136,7 +137,7 @@ def _skip_reason(delivery: PushDelivery) -> str:
     return ""
 
 
-@shared_task
+@shared_task(name="push.tasks.resend_waiting_pushes")
 def resend_waiting_pushes() -> int:
     """A safety net: queue again pushes still pending a while after they were written, and the
     claims of workers that died mid-send."""

@@ -6,6 +6,7 @@ ratings only change when a match finishes, so a page built from these tells noth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,30 @@ class ChangeInfo:
     delta: int
     provisional: bool
     pool: str  # "against people" / "against bots"
+
+
+# What apps above ratings add to a player's profile page: `part(player) -> dict` of template context
+# (tournaments: "tournaments" and "titles"), registered in their AppConfig.ready() (issue 31).
+_profile_parts: list[Callable[[Any], dict]] = []
+
+
+def add_profile_part(part: Callable[[Any], dict]) -> None:
+    """Register `part` (idempotent)."""
+    if part not in _profile_parts:
+        _profile_parts.append(part)
+
+
+def profile_parts(player) -> dict:
+    context: dict = {}
+    for part in _profile_parts:
+        context.update(part(player))
+    return context
+
+
+def rating_part(match: Match, user, info, seats: list[Seat]) -> None:
+    """Ratings' part of a viewer's PlayerView (games.presenters.add_view_part): a finished match's changes."""
+    if match.status == Match.Status.FINISHED:
+        info.rating_changes = rating_changes(match)
 
 
 def rating_changes(match: Match) -> list[ChangeInfo]:

@@ -25,7 +25,6 @@ from ratings.models import PROVISIONAL_SIGMA, Pool, Rating
 from ratings.rematch import do_rematch
 from ratings.replay import build_record
 from ratings.replay_page import replay_page
-from tournaments.reads import player_tournaments, titles_of
 
 LEADERBOARD_PAGE = 25
 ACTIVE_DAYS = 90
@@ -56,10 +55,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "per_game": [(GAMES[slug], per_game[slug]) for slug in GAMES if per_game.get(slug) and per_game[slug].played],
         "recent": presenters.recent_matches(player),
         "h2h": presenters.head_to_head(player, request.user),
-        "tournaments": player_tournaments(player),
-        "titles": titles_of(player),
         "games": GAMES,
         "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+        **presenters.profile_parts(player),  # the player's tournaments and titles (tournaments/apps.py)
     }
     return render(request, "ratings/profile.html", context)
 

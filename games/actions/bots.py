@@ -8,14 +8,13 @@ import random
 from typing import Any
 
 from games.models import Match
+from games.queue import queue_on_commit
 from games.reads import engine_of
 
 
 def queue_bot_moves(match: Match) -> None:
     """After the commit, a worker lets the bot seat(s) to act at this version move."""
-    from games.tasks import play_bot_moves  # tasks import this module
-
-    play_bot_moves.delay_on_commit(match.pk, match.version)
+    queue_on_commit("games.tasks.play_bot_moves", match.pk, match.version)
 
 
 def choose_bot_move(match: Match, seat_number: int, level: str) -> dict[str, Any]:

@@ -22,11 +22,10 @@ from games.actions.common import (
 from games.actions.play import after_state_change
 from games.engines.base import BadOptions, Engine
 from games.engines.registry import get_engine
+from games.events import PlayerInvited, publish
 from games.models import BOT_LEVELS, Match, Seat, TimeControl
 from games.reads import engine_of
 from games.seats import SeatSpec
-from notifications.models import Kind
-from notifications.service import notify
 
 
 def _check_match_limit(user: User) -> None:
@@ -81,7 +80,7 @@ def create_match(
         Seat.objects.bulk_create(seat_rows)
         for row in seat_rows:
             if row.user_id and not row.accepted:
-                notify(match, row.user, Kind.INVITED, 0)
+                publish(PlayerInvited(match, match.version, user=row.user, key=0))
         _start_if_full(match, user)
     return match
 
@@ -232,7 +231,7 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
             raise ActionError(gettext("Choose open, a bot or a player to invite."))
         seat.save(update_fields=["user", "bot_level", "accepted"])
         if seat.user_id:
-            notify(match, seat.user, Kind.INVITED, match.revision)
+            publish(PlayerInvited(match, match.version, user=seat.user, key=match.revision))
         save_board_change(match, [])
         _start_if_full(match, user)
         return match

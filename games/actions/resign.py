@@ -23,6 +23,7 @@ from games.actions.moderation import abort_locked
 from games.actions.play import record_move
 from games.engines.base import resignation_log, resignation_result
 from games.engines.words import Msg
+from games.events import SeatHandedToBot, publish
 from games.models import Match, Move, Seat
 from games.reads import can_abort, engine_of, held_seat
 
@@ -71,6 +72,7 @@ def do_resign(match_id: int, user: User) -> Match:
         seat.save(update_fields=["resigned", "handed_to_bot", "bot_level"])
         entry = resignation_log(seat.number, bot_plays_on=True)
         record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False)
+        publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.RESIGNED))
         return match
 
 

@@ -1,4 +1,6 @@
-"""Moderation through the Django admin. Changes to matches go through games.actions."""
+"""The matches in the Django admin: moderators read them, abort, adjudicate and replay them. Changes to
+matches go through games.actions (moderation.actions). It lives in moderation, the app of moderators'
+tools, so that games imports no app above it (issue 31); ModerationConfig.ready() imports it."""
 
 from __future__ import annotations
 
@@ -14,9 +16,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.actions import ActionError
 from games.models import Match, Move, Seat
+from games.replay import state_after
 from moderation import actions as moderation
 from moderation.admin import with_reason
-from ratings.replay import state_after
 
 
 class SeatInline(admin.TabularInline):
