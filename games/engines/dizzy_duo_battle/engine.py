@@ -36,9 +36,7 @@ from games.engines.base import (
     View,
     draw_rng,
     new_rng,
-    random_bot,
 )
-from games.engines.dizzy_duo_battle.bots import hard_bot, normal_bot
 from games.engines.dizzy_duo_battle.phrases import breakdown, card_name, joined, lizzy_summary, the_card
 from games.engines.words import Msg, _, gettext_noop, logged
 
@@ -198,7 +196,6 @@ class DizzyDuoBattle(Engine):
             help=gettext_noop("Attack by taking a card and discarding a head card instead of turning a blind card."),
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4: a bot plays the late turn
     move_fields = {
         "take": frozenset({"type", "from"}),

@@ -15,8 +15,10 @@ import math
 import random
 from typing import Any
 
-from games.engines.base import Move, View
+from games.engines.base import Bot, Move, View, random_bot
+from games.engines.search import Deadline
 from games.engines.solitaire_chess import rules
+from games.engines.solitaire_chess.engine import ENGINE
 
 SKIP_COST = 2.0  # per rank of the suit jumped over
 CARD_GAIN = 20.0
@@ -252,10 +254,7 @@ def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float 
     setup squares (the search cannot see that far)."""
     if len(legal) == 1 or view["phase"] != "play":
         return normal_bot(view, legal, rng)
-    from games.engines.search import Deadline  # the shared helper (plain Python)
-    from games.engines.solitaire_chess.engine import SolitaireChess  # here: the engine imports this module
-
-    engine = SolitaireChess()
+    engine = ENGINE
     deadline = Deadline(HARD_BUDGET_S if budget_s is None else budget_s)
     state = state_from_view(view)
     info = _Cards(state["cards"])
@@ -282,3 +281,7 @@ def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float 
         if abs(scored[0][0]) >= WIN / 2:
             break  # a forced result: deeper search cannot change it
     return best_move
+
+
+# The game's bots by level, named by its spec (games/engines/solitaire_chess/__init__.py).
+BOTS: dict[str, Bot] = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

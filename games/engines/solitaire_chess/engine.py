@@ -15,10 +15,8 @@ from games.engines.base import (
     View,
     draw_rng,
     new_rng,
-    random_bot,
 )
 from games.engines.solitaire_chess import rules
-from games.engines.solitaire_chess.bots import hard_bot, normal_bot
 from games.engines.solitaire_chess.rules import GREY, KIND, PLAY
 from games.engines.words import _, gettext_noop, logged
 
@@ -89,7 +87,6 @@ class SolitaireChess(Engine):
             ),
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "engine"
     move_fields = {
         "order": frozenset({"type", "first"}),
@@ -583,3 +580,7 @@ class SolitaireChess(Engine):
                 assert self.legal_moves(state, state["turn"]), "the player to act has a legal move"
         if state["phase"] in (SETUP, PLAYING):
             assert state["first"] in (0, 1)
+
+
+# The one engine of the game; the spec (__init__.py), the bots and the site use this instance.
+ENGINE = SolitaireChess()
