@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engines import search
-from games.engines.solitaire_chess import ENGINE, SPEC, bots
+from games.engines.solitaire_chess import ENGINE, SPEC, bots, sampler
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def test_hard_always_answers_a_legal_move_and_its_state_shows_the_same_view(rule
         while ENGINE.to_act(state):
             seat = ENGINE.to_act(state)[0]
             view = ENGINE.view(state, seat)
-            assert ENGINE.view(bots.state_from_view(view), seat) == view  # nothing hidden, nothing lost
+            assert ENGINE.view(sampler.state_from_view(view), seat) == view  # nothing hidden, nothing lost
             legal = ENGINE.legal_moves(state, seat)
             move = SPEC.bots[levels[seat]](view, legal, rngs[seat])
             assert move in legal

@@ -17,6 +17,7 @@ from games.engines.base import (
     new_rng,
 )
 from games.engines.solitaire_chess import rules
+from games.engines.solitaire_chess.phrases import the_card
 from games.engines.solitaire_chess.rules import GREY, KIND, PLAY
 from games.engines.words import _, gettext_noop, logged
 
@@ -34,8 +35,6 @@ TIMEOUT = "timeout"
 
 
 # The words of a card in a log text, marked for translation (the rank and suit names of rules.py).
-RANK_WORDS = {"A": _("ace"), "J": _("jack"), "Q": _("queen"), "K": _("king")}
-SUIT_WORDS = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
 
 
 def _p(seat: int) -> str:
@@ -293,7 +292,7 @@ class SolitaireChess(Engine):
         if victim is None:
             card = state["cards"][target]
             state["stacks"][seat][rules.suit_of(card)].append(card)
-            took = _("the {rank} of {suit}", rank=RANK_WORDS.get(card[:-1], card[:-1]), suit=SUIT_WORDS[card[-1]])
+            took = the_card(card)
             template = gettext_noop("{player} moved from {origin} to {target} and took {card}.")
             if removed:
                 template = gettext_noop(
