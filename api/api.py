@@ -34,7 +34,7 @@ from api.schemas import (
 )
 from api.shared import ERRORS, MatchId, get_match
 from games import actions
-from games.engines.registry import available_engines
+from games.engines.registry import available_engines, get_bots
 from games.models import BOT_LEVELS, Match, Seat
 
 api = NinjaAPI(
@@ -104,7 +104,7 @@ def games(request: HttpRequest):
             "name": engine.name,
             "min_players": engine.min_players,
             "max_players": engine.max_players,
-            "bot_levels": [level for level in levels if level in engine.bots],
+            "bot_levels": [level for level in levels if level in get_bots(slug)],
             "options": [{**vars(o), "choices": [list(c) for c in o.choices]} for o in engine.options],
             "moves": {kind: sorted(fields) for kind, fields in sorted(engine.move_fields.items())},
         }

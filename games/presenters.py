@@ -222,7 +222,7 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
         "leave_label": _("Decline the invitation") if mine is not None and not mine.accepted else _("Leave the match"),
         "can_cancel": is_creator,
         "editable_seats": [s.number for s in seats if is_creator and not (s.user_id and s.accepted)],
-        "bot_levels": [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in engine.bots],
+        "bot_levels": [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in get_spec(engine.slug).bots],
     }
 
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.actions import ActionError
-from games.engines.registry import GAMES, available_engines
+from games.engines.registry import GAMES, get_bots
 from games.models import Match, Seat
 from ratings import presenters
 from ratings.models import PROVISIONAL_SIGMA, Pool, Rating
@@ -93,7 +93,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "provisional_sigma": PROVISIONAL_SIGMA,
         "show_provisional": show_provisional,
         "provisional_count": provisional.count(),
-        "bot_levels": list(available_engines()[game].bots),
+        "bot_levels": list(get_bots(game)),
     }
     return render(request, "ratings/leaderboard.html", context)
 

@@ -21,7 +21,7 @@ from django.test import Client
 
 from games import actions
 from games.engines.flower_field import board as ff_board
-from games.engines.flower_field.fields import CELL_INDEX, CELLS, fields_equal
+from games.engines.flower_field.rules import CELL_INDEX, CELLS, fields_equal
 from games.engines.registry import get_engine
 from games.engines.spec import BoardInput
 from games.models import Match

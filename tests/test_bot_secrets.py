@@ -7,7 +7,7 @@ import random
 
 from games import actions
 from games.engines.base import new_rng
-from games.engines.registry import get_engine
+from games.engines.registry import get_bots, get_engine
 from games.models import Match
 
 GAME = "doubting-flower-field"
@@ -40,7 +40,7 @@ def test_rerunning_the_bot_from_what_a_player_sees_does_not_find_its_flowers():
     """An opponent knows the match id, the version, the seat and the bot's code; it rebuilds the
     bot's view (nothing hidden from it yet) and the legal moves, and tries the old public seeding."""
     engine = get_engine(GAME)
-    bot = engine.bots["normal"]
+    bot = get_bots(engine.slug)["normal"]
     guessed = 0
     for seed in SEEDS:
         match = hiding_match(seed)

@@ -22,7 +22,8 @@ from games.engines import dizzy_cards
 from games.engines.base import Result
 from games.engines.dizzy_duo_battle import ENGINE
 from games.engines.dizzy_duo_battle.board import present
-from games.engines.dizzy_duo_battle.phrases import breakdown, card_name, card_words, lizzy_summary, the_card
+from games.engines.dizzy_duo_battle.phrases import breakdown, lizzy_summary
+from games.engines.dizzy_phrases import card_name, card_words, the_card
 from games.engines.spec import BoardInput
 from games.i18n import entry_text, tr
 from games.models import Move, fill_names
@@ -31,6 +32,7 @@ from tests.helpers import start_match, user_to_act
 
 GAME = "dizzy-duo-battle"
 MO = Path(settings.BASE_DIR) / "games" / "engines" / "dizzy_duo_battle" / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
+SHARED_MO = Path(settings.BASE_DIR) / "games" / "engines" / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
 # A template made only of placeholders and signs (phrases.joined: "{t0}, {t1}") needs no translation.
 ONLY_SIGNS = re.compile(r"^(\{t\d+\}|[ ,;·+=0-9])*$")
 # English words of this game's board that Dutch does not share (besides tests/test_dutch_matches.py's).
@@ -44,8 +46,12 @@ OPTION_SETS = [
 
 
 def known_templates() -> dict:
-    with MO.open("rb") as handle:
-        return gettext.GNUTranslations(handle)._catalog
+    """The game's own catalogue and the engines' shared one (the cards' words, games/engines/dizzy_phrases.py)."""
+    known = {}
+    for mo in (MO, SHARED_MO):
+        with mo.open("rb") as handle:
+            known |= gettext.GNUTranslations(handle)._catalog
+    return known
 
 
 def templates_of(stored: dict) -> list[str]:

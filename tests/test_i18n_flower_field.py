@@ -16,7 +16,7 @@ from django.utils import translation
 from games import actions
 from games.engines.base import Result
 from games.engines.flower_field import ENGINE
-from games.engines.flower_field.names import LETTERS, flowers_words
+from games.engines.flower_field.phrases import LETTERS, flowers_words
 from games.i18n import entry_text, tr
 from games.models import Match, Move
 from tests.helpers import start_match, time_out
@@ -45,7 +45,7 @@ def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-@pytest.mark.parametrize("module", ["rules.py", "board.py", "names.py"])
+@pytest.mark.parametrize("module", ["engine.py", "board.py", "phrases.py"])
 def test_every_marked_word_is_in_the_games_catalogue_with_its_placeholders(module):
     words = marked_words(PACKAGE / module)
     known = catalogue(MO)

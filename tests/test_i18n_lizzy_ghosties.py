@@ -25,18 +25,10 @@ from django.utils import translation
 from games import actions
 from games.engines import dizzy_cards
 from games.engines.base import Result
+from games.engines.dizzy_phrases import card_name, card_words, the_card
 from games.engines.lizzy_ghosties import ENGINE
 from games.engines.lizzy_ghosties.board import present
-from games.engines.lizzy_ghosties.phrases import (
-    BURN_LIZZYS,
-    YOUR,
-    a_card,
-    card_name,
-    card_words,
-    owned_card,
-    owner,
-    the_card,
-)
+from games.engines.lizzy_ghosties.phrases import BURN_LIZZYS, YOUR, a_card, owned_card, owner
 from games.engines.spec import BoardInput
 from games.engines.words import Msg
 from games.i18n import entry_text, tr
@@ -47,6 +39,7 @@ from tests.helpers import start_match, user_to_act
 GAME = "lizzy-ghosties"
 PACKAGE = Path(settings.BASE_DIR) / "games" / "engines" / "lizzy_ghosties"
 MO = PACKAGE / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
+SHARED_MO = PACKAGE.parent / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
 NAMES = ["An", "Bo", "Cas", "Dirk", "Eef", "Fem", "Guus", "Hein"]
 # A template made only of placeholders and signs ("{short}{rest}", "{first}, {next}") needs no translation.
 ONLY_SIGNS = re.compile(r"^(\{[a-z]+\}|[ ,])*$")
@@ -58,8 +51,12 @@ GAMES = [(3, False, 1), (4, False, 2), (5, True, 3), (8, False, 4)]
 
 
 def known_templates() -> dict:
-    with MO.open("rb") as handle:
-        return gettext.GNUTranslations(handle)._catalog
+    """The game's own catalogue and the engines' shared one (the cards' words, games/engines/dizzy_phrases.py)."""
+    known = {}
+    for mo in (MO, SHARED_MO):
+        with mo.open("rb") as handle:
+            known |= gettext.GNUTranslations(handle)._catalog
+    return known
 
 
 def templates_of(stored: dict) -> list[str]:

@@ -14,6 +14,7 @@ from games.actions.common import lock_match, save_board_change
 from games.actions.moderation import abort_locked
 from games.actions.play import record_move
 from games.engines.base import Engine
+from games.engines.registry import get_bots
 from games.engines.words import Msg, gettext_noop
 from games.events import ReminderDue, SeatHandedToBot, publish
 from games.models import Match, Move, Seat
@@ -95,7 +96,7 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
 
 def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
     """Ruling ALL-4: a bot plays the whole late turn; the third timeout in a row gives it the seat."""
-    level = "normal" if "normal" in engine.bots else "random"
+    level = "normal" if "normal" in get_bots(engine.slug) else "random"
     key = engine.turn_key(match.state)
     first = True
     for _ in range(200):  # one turn's decisions

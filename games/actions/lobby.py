@@ -21,7 +21,7 @@ from games.actions.common import (
 )
 from games.actions.play import after_state_change
 from games.engines.base import BadOptions, Engine
-from games.engines.registry import get_engine
+from games.engines.registry import get_bots, get_engine
 from games.events import PlayerInvited, publish
 from games.models import BOT_LEVELS, Match, Seat, TimeControl
 from games.reads import engine_of
@@ -102,7 +102,7 @@ def check_seats(user: User, engine: Engine, seats: list[SeatSpec]) -> list[Seat]
     """The new match's seats, unsaved: the creator's, bots, invitations and open seats."""
     if [s.kind for s in seats].count("me") != 1:
         raise ActionError(gettext("You take exactly one seat in a match you create."))
-    levels = {level for level, _ in BOT_LEVELS} & set(engine.bots)
+    levels = {level for level, _ in BOT_LEVELS} & set(get_bots(engine.slug))
     invited: set[int] = set()
     seat_rows = []
     for number, spec in enumerate(seats):
@@ -213,7 +213,7 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         engine = engine_of(match)
         seat.user, seat.bot_level, seat.accepted = None, "", False
         if spec.kind == "bot":
-            if spec.value not in engine.bots or spec.value not in dict(BOT_LEVELS):
+            if spec.value not in get_bots(engine.slug) or spec.value not in dict(BOT_LEVELS):
                 raise ActionError(
                     gettext("%(game)s has no bot of level %(level)r.") % {"game": engine.name, "level": spec.value}
                 )

@@ -10,6 +10,7 @@ from accounts.models import User
 from games.actions.bots import queue_bot_moves
 from games.actions.clocks import stop_turn_clock
 from games.actions.common import ActionError, lock_match, save_board_change
+from games.engines.registry import get_bots
 from games.engines.words import Msg, words_of
 from games.events import MatchFinished, MoveMade, SeatHandedToBot, publish
 from games.models import Match, Seat
@@ -51,7 +52,7 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
         engine = engine_of(match)
         seat = match.seats.get(number=seat_number)
         seat.handed_to_bot = True
-        seat.bot_level = "normal" if "normal" in engine.bots else "random"
+        seat.bot_level = "normal" if "normal" in get_bots(engine.slug) else "random"
         seat.save(update_fields=["handed_to_bot", "bot_level"])
         save_board_change(match, [])
         publish(SeatHandedToBot(match, match.version, seat=seat_number, reason=SeatHandedToBot.MODERATION))

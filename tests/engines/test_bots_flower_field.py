@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.engines.flower_field import ENGINE, bots
+from games.engines.flower_field import ENGINE, SPEC, bots
 from tests.engines.test_flower_field import challenge, plant, started, step, with_duplicate
 
 
@@ -22,7 +22,7 @@ def test_hard_always_answers_a_legal_move_in_whole_games() -> None:
         while ENGINE.to_act(state):
             seat = ENGINE.to_act(state)[0]
             legal = ENGINE.legal_moves(state, seat)
-            move = ENGINE.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
+            move = SPEC.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
             assert move in legal  # the hard bot claims only listed challenges
             state, _ = ENGINE.apply(state, seat, move)
         assert ENGINE.result(state) is not None

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import BadOptions, IllegalMove
-from games.engines.flower_field import ENGINE
+from games.engines.flower_field import ENGINE, SPEC
 from games.engines.flower_field import bots as flower_bots
-from games.engines.flower_field.fields import (
+from games.engines.flower_field.rules import (
     CELL_INDEX,
     CELLS,
     COLOURS,
@@ -113,7 +113,7 @@ def test_engine_facts():
     assert ENGINE.name == "Doubting Flower Field"
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
     assert ENGINE.timeout_policy == "engine"
-    assert {"random", "normal", "hard"} <= set(ENGINE.bots)
+    assert {"random", "normal", "hard"} <= set(SPEC.bots)
 
 
 def test_no_django_import_in_the_package():
@@ -725,7 +725,7 @@ def twin_with_moved_hidden_flowers(state: dict, owners: list[int], rng: random.R
 
 def playout(seed: int, levels: tuple[str, str], rng: random.Random, check_twins: bool) -> list:
     state = ENGINE.new_state(2, {}, seed)
-    bots = [ENGINE.bots[level] for level in levels]
+    bots = [SPEC.bots[level] for level in levels]
     moves = []
     while ENGINE.to_act(state):
         seats = ENGINE.to_act(state)
@@ -787,7 +787,7 @@ def test_bots_challenge_a_visible_duplicate():
     state = with_duplicate()
     legal = ENGINE.legal_moves(state, 0)
     for level in ("normal", "hard"):
-        move = ENGINE.bots[level](ENGINE.view(state, 0), legal, random.Random(1))
+        move = SPEC.bots[level](ENGINE.view(state, 0), legal, random.Random(1))
         assert move["type"] == "challenge"
         new = step(state, 0, move)
         assert new["challenges"][-1]["truth"] is True
@@ -797,7 +797,7 @@ def test_bots_do_not_make_duplicates_when_they_can_help_it():
     state = started()
     state = step(state, 0, plant(("D5", "red"), ("D3", "red")))
     for level in ("normal", "hard"):
-        move = ENGINE.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(2))
+        move = SPEC.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(2))
         new = step(state, 1, move)
         listed = [m for m in ENGINE.legal_moves(new, 0) if m["type"] == "challenge"]
         assert not any(
@@ -812,7 +812,7 @@ def test_bots_doubt_a_claim_on_a_cell_that_cannot_hold_a_hidden_flower():
     state = step(state, 1, plant(("D2", "red")))
     state = step(state, 0, DUPLICATE)
     for level in ("normal", "hard"):
-        move = ENGINE.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(3))
+        move = SPEC.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(3))
         assert move == {"type": "challenge_challenge"}
 
 
@@ -821,7 +821,7 @@ def test_hard_bot_accepts_a_claim_proved_true_before():
     state = step(claim(True), 1, {"type": "challenge_challenge"})
     state = step(state, 1, plant(("D2", "red")))
     state = step(state, 0, DUPLICATE)
-    move = ENGINE.bots["hard"](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(4))
+    move = SPEC.bots["hard"](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(4))
     assert move == {"type": "accept"}
 
 
@@ -832,10 +832,10 @@ def test_bots_answer_with_listed_moves_in_every_phase():
         while ENGINE.to_act(state) and state["moves"] < 40:
             seat = ENGINE.to_act(state)[0]
             legal = ENGINE.legal_moves(state, seat)
-            move = ENGINE.bots[level](ENGINE.view(state, seat), legal, rng)
+            move = SPEC.bots[level](ENGINE.view(state, seat), legal, rng)
             assert move in legal
             state, _ = ENGINE.apply(state, seat, move)
 
 
 def test_flower_bots_module_exposes_levels():
-    assert ENGINE.bots["random"] is flower_bots.random_bot
+    assert SPEC.bots["random"] is flower_bots.random_bot

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from bench.ladder_players import SCRIPTED
-from games.engines.flower_field import ENGINE
+from games.engines.flower_field import ENGINE, SPEC
 from games.engines.flower_field.sampler import Facts, claim_true, sample_state
 
-PLAYERS = {**ENGINE.bots, **SCRIPTED["doubting-flower-field"]}
+PLAYERS = {**SPEC.bots, **SCRIPTED["doubting-flower-field"]}
 LINE_UPS = [("random", "random"), ("normal", "liar"), ("bluffer", "hard"), ("credulous", "bluffer"), ("hard", "honest")]
 
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from games.engines.base import BadOptions, IllegalMove, random_bot
-from games.engines.solitaire_chess import ENGINE, rules
+from games.engines.solitaire_chess import ENGINE, SPEC, rules
 
 SEED = 987654321987654321
 
@@ -94,7 +94,7 @@ def test_engine_facts():
     assert ENGINE.name == "Solitaire Chess"
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
     assert ENGINE.timeout_policy == "engine"
-    assert set(ENGINE.bots) == {"random", "normal", "hard"}
+    assert set(SPEC.bots) == {"random", "normal", "hard"}
 
 
 def test_options_defaults_and_refusals():
@@ -765,7 +765,7 @@ def test_normal_bot_plays_legal_moves_and_beats_random():
         ruleset = ("death", "final")[game % 2]
         normal_seat = (game // 2) % 2
         bots = [random_bot, random_bot]
-        bots[normal_seat] = ENGINE.bots["normal"]
+        bots[normal_seat] = SPEC.bots["normal"]
         state = ENGINE.new_state(2, {"ruleset": ruleset}, 500 + game)
         rng = random.Random(game)
         while ENGINE.to_act(state):
