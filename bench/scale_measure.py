@@ -1,0 +1,249 @@
+"""The measurement of bench/scale.py: each built database through gunicorn with production settings.
+
+For each database: a helper process (this file run as a script, with the database's DATABASE_URL)
+signs in the heavy player and the admin, issues API tokens and finds the pages' ids; gunicorn serves
+the site (bench/web.py's start_gunicorn, bench_env: DEBUG=false, Redis cache when it answers); each
+page is requested `requests` times in turn after warm-ups, one at a time, and timed at the client; the
+helper then times the minute sweep's tasks in-process; the table sizes come from pg_total_relation_size.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+HEAVY_NAME = "heavy"
+WARMUP = 3
+SWEEP_RUNS = 20
+TARGET_RATIO = 1.5
+TARGET_P95_MS = 50.0
+
+
+def pages(facts: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(label, path, who): who is "heavy" (session), "admin" (session) or "api1"/"api2" (token)."""
+    found = [
+        ("dashboard", "/", "heavy"),
+        ("profile", f"/players/{HEAVY_NAME}/", "heavy"),
+        ("inbox", "/inbox/", "heavy"),
+        ("inbox deep page", f"/inbox/?before={facts['inbox_deep']}", "heavy"),
+        ("lobby (new match)", "/matches/new/", "heavy"),
+        ("running board", f"/matches/{facts['running']}/", "heavy"),
+        ("finished replay", f"/matches/{facts['finished']}/replay/", "heavy"),
+        ("move history", f"/matches/{facts['finished']}/history/", "heavy"),
+        ("admin changelist", "/admin/games/match/", "admin"),
+        ("admin search", f"/admin/games/match/?q={HEAVY_NAME}", "admin"),
+        ("api matches", "/api/v1/matches", "api1"),
+        ("api deepest page", f"/api/v1/matches?before={facts['api_deep']}", "api2"),
+    ]
+    for game in facts["games"]:
+        found.append((f"leaderboard {game}", f"/leaderboards/{game}/", "heavy"))
+    return found
+
+
+def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, float, int]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    body = response.read()
+    seconds = time.perf_counter() - started
+    conn.close()
+    return response.status, seconds, len(body)
+
+
+def measure_pages(port: int, facts: dict[str, Any], requests: int) -> dict[str, dict[str, Any]]:
+    auth = {
+        "heavy": {"Cookie": f"sessionid={facts['heavy_session']}"},
+        "admin": {"Cookie": f"sessionid={facts['admin_session']}"},
+        "api1": {"Authorization": f"Bearer {facts['token1']}"},
+        "api2": {"Authorization": f"Bearer {facts['token2']}"},
+    }
+    results = {}
+    for label, path, who in pages(facts):
+        headers = {"Host": "127.0.0.1", "Accept-Encoding": "gzip", **auth[who]}
+        for _ in range(WARMUP):
+            get(port, path, headers)
+        times, statuses = [], set()
+        for _ in range(requests):
+            status, seconds, _size = get(port, path, headers)
+            statuses.add(status)
+            times.append(seconds * 1000)
+        results[label] = {"path": path, "statuses": sorted(statuses), **percentiles(times)}
+        print(
+            f"    {label:24} {results[label]['p50']:8.1f} {results[label]['p95']:8.1f} ms  {sorted(statuses)}",
+            flush=True,
+        )
+    return results
+
+
+def percentiles(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"p50": statistics.median(ordered), "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]}
+
+
+def helper(env: dict[str, str], command: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, command], cwd=REPO, env=env, check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def table_sizes(url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 2 DESC LIMIT 12"
+        ).fetchall()
+        total = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+    return {"(database)": total, **dict(rows)}
+
+
+def measure_one(name: str, requests: int) -> dict[str, Any]:
+    from bench.scale import db_url
+    from bench.web import bench_env, free_port, start_gunicorn, stop_gunicorn
+
+    var_dir = Path(tempfile.mkdtemp(prefix="dizzy-scale-"))
+    env = bench_env(var_dir)
+    env["DATABASE_URL"] = db_url(name)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=REPO, env=env, check=True)
+    facts = helper(env, "prepare")
+    port = free_port()
+    process = start_gunicorn(env, port, 2, var_dir / "gunicorn.log")
+    try:
+        print(f"  {name}: page p50/p95 over {requests} requests", flush=True)
+        results = measure_pages(port, facts, requests)
+    finally:
+        stop_gunicorn(process)
+    sweep = helper(env, "sweep")
+    for label, figures in sweep.items():
+        print(f"    {label:24} {figures['p50']:8.1f} {figures['p95']:8.1f} ms", flush=True)
+    return {"pages": results, "sweep": sweep, "sizes": table_sizes(db_url(name))}
+
+
+def measure_all(names: dict[str, str], requests: int, builds: dict[str, Any]) -> dict[str, Any]:
+    measured = {label: measure_one(name, requests) for label, name in names.items()}
+    print_table(measured)
+    print(json.dumps({"scale": measured, "builds": builds}, default=str))
+    return measured
+
+
+def print_table(measured: dict[str, Any]) -> None:
+    small, full = measured.get("small"), measured["full"]
+    print("\n| what | small p50 | small p95 | full p50 | full p95 | ratio p95 | ok |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for kind in ("pages", "sweep"):
+        for label, figures in full[kind].items():
+            base = small[kind][label] if small else None
+            ratio = figures["p95"] / base["p95"] if base else float("nan")
+            ok = figures["p95"] < TARGET_P95_MS if kind == "pages" else True
+            ok = ok and (base is None or ratio <= TARGET_RATIO)
+            cells = [f"{base['p50']:.1f}", f"{base['p95']:.1f}"] if base else ["", ""]
+            row = [
+                label,
+                *cells,
+                f"{figures['p50']:.1f}",
+                f"{figures['p95']:.1f}",
+                f"{ratio:.2f}",
+                "yes" if ok else "NO",
+            ]
+            print("| " + " | ".join(row) + " |")
+    print("\n| table | small MB | full MB |")
+    print("|---|---:|---:|")
+    for table, size in full["sizes"].items():
+        base = small["sizes"].get(table, 0) if small else 0
+        print(f"| {table} | {base / 2**20:.1f} | {size / 2**20:.1f} |")
+
+
+# --- the helper process (Django on the measured database) --------------------------------------
+
+
+def prepare() -> dict[str, Any]:
+    from django.test import Client
+
+    from accounts.models import User
+    from api.models import ApiToken
+    from games.engines.registry import GAMES
+    from games.models import Match, Move, Seat
+    from notifications.models import Notification
+
+    heavy = User.objects.get(username=HEAVY_NAME)
+    admin = User.objects.get(username="admin")
+    sessions = {}
+    for label, user in (("heavy_session", heavy), ("admin_session", admin)):
+        client = Client()
+        client.force_login(user)
+        sessions[label] = client.cookies["sessionid"].value
+    ApiToken.objects.filter(user=heavy).delete()
+    tokens = {f"token{n}": ApiToken.issue(heavy, f"scale {n}")[1] for n in (1, 2)}
+    seats = Seat.objects.filter(user=heavy)
+    running = seats.filter(match__status=Match.Status.ACTIVE).order_by("-match_id").first().match_id
+    finished_ids = seats.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
+    finished = Move.objects.filter(match_id__in=finished_ids).order_by("-match_id").first().match_id
+    oldest = seats.order_by("match_id").values_list("match_id", flat=True)[:2]
+    inbox = Notification.objects.filter(recipient=heavy).order_by("id").values_list("id", flat=True)[:2]
+    return {
+        **sessions,
+        **tokens,
+        "running": running,
+        "finished": finished,
+        "api_deep": oldest[len(oldest) - 1] + 1 if oldest else 1,
+        "inbox_deep": inbox[len(inbox) - 1] + 1 if inbox else 1,
+        "games": list(GAMES),
+    }
+
+
+def sweep() -> dict[str, Any]:
+    """The periodic tasks of the beat schedule that run every minute or few (and the daily digest),
+    timed in-process on this database; the queued follow-ups go to the in-memory broker."""
+    from games import tasks as game_tasks
+    from notifications import tasks as notification_tasks
+    from push import tasks as push_tasks
+
+    tasks = {
+        "sweep_deadlines": game_tasks.sweep_deadlines,
+        "send_reminders": game_tasks.send_reminders,
+        "end_used_up_vacations": game_tasks.end_used_up_vacations,
+        "resend_waiting_notifications": notification_tasks.resend_waiting_notifications,
+        "resend_waiting_pushes": push_tasks.resend_waiting_pushes,
+        "send_digests": notification_tasks.send_digests,
+    }
+    try:
+        from tournaments import tasks as tournament_tasks
+
+        tasks["sweep_tournaments"] = tournament_tasks.sweep_tournaments
+    except ImportError:
+        pass
+    results = {}
+    for label, task in tasks.items():
+        task()  # warm
+        times = []
+        for _ in range(SWEEP_RUNS):
+            started = time.perf_counter()
+            task()
+            times.append((time.perf_counter() - started) * 1000)
+        results[f"task {label}"] = percentiles(times)
+    return results
+
+
+if __name__ == "__main__":
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.web_settings")
+    django.setup()
+    command = sys.argv[1]
+    print(json.dumps({"prepare": prepare, "sweep": sweep}[command]()))
