@@ -24,9 +24,11 @@ import argparse
 import json
 import os
 import pickle
+import queue
 import random
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -103,11 +105,11 @@ def play_templates(per_game: int, seed: int) -> dict[str, list[Template]]:
 def cached_templates(per_game: int, seed: int) -> dict[str, list[Template]]:
     """The templates of (per_game, seed), kept under var/ between runs: the engines decide them alone."""
     path = REPO / "var" / f"scale-templates-{per_game}-{seed}.pickle"
-    if path.exists():
-        return pickle.loads(path.read_bytes())
+    if path.exists():  # plain dicts: the script runs as __main__ or as bench.scale
+        return {game: [Template(**fields) for fields in kept] for game, kept in pickle.loads(path.read_bytes()).items()}
     templates = play_templates(per_game, seed)
     path.parent.mkdir(exist_ok=True)
-    path.write_bytes(pickle.dumps(templates))
+    path.write_bytes(pickle.dumps({game: [vars(t) for t in kept] for game, kept in templates.items()}))
     return templates
 
 
@@ -159,6 +161,8 @@ COLUMNS = {
     "push_pushdelivery": "id status attempts error created claimed_at sent_at notification_id subscription_id",
 }
 TABLES = list(COLUMNS)
+# The big JSON columns, loaded through a stage (Builder.copy_rows).
+STAGED = {"games_match": ("state", "history_tail"), "games_move": ("payload", "log")}
 
 
 @dataclass
@@ -200,11 +204,18 @@ class Builder:
         self.ids = {table: 0 for table in TABLES}
         self.rows: dict[str, list[tuple]] = {table: [] for table in TABLES}
         self.counts = {table: 0 for table in TABLES}
+        self.copy_seconds = {table: 0.0 for table in TABLES}  # where the load's time goes
         self.ratings: dict[tuple, list] = {}  # (game, pool, user id or bot level) -> [id, mu, sigma, matches, last]
         self.subscriptions: dict[int, int] = {}  # user id -> subscription id
         self.heavy_notified = 0
         self.names: dict[int, str] = {}
         self.games = list(PLAYERS)
+        self.docs: dict[str, int] = {}
+        self.new_docs: list[tuple[int, str]] = []
+        self.tails: dict[tuple[int, int], int] = {}
+        self.queue: queue.Queue = queue.Queue(maxsize=2)
+        self.failed: list[BaseException] = []
+        threading.Thread(target=self.writer, daemon=True).start()
 
     def next_id(self, table: str) -> int:
         self.ids[table] += 1
@@ -213,18 +224,85 @@ class Builder:
     def add(self, table: str, row: tuple) -> None:
         self.rows[table].append(row)
 
-    def flush(self) -> None:
+    def doc(self, text: str) -> int:
+        """A JSON document's key in scale_json: each distinct text is parsed into jsonb once, and rows
+        that repeat it (the templates' states, tails and moves) copy the parsed value (see flush)."""
+        key = self.docs.get(text)
+        if key is None:
+            key = self.docs[text] = len(self.docs) + 1
+            self.new_docs.append((key, text))
+        return key
+
+    def flush(self, wait: bool = False) -> None:
+        """Hand the rows made so far to the writer thread, which COPYs them while the next chunk is
+        made (PostgreSQL and Python each take about half of the time); `wait`: until it is done."""
+        self.queue.put((self.new_docs, self.rows))
+        self.new_docs, self.rows = [], {table: [] for table in TABLES}
+        if wait:
+            self.queue.join()
+            if self.failed:
+                raise self.failed[0]
+
+    def writer(self) -> None:
+        while True:
+            docs, rows = self.queue.get()
+            try:
+                if not self.failed:
+                    self.write(docs, rows)
+            except BaseException as error:  # reported by the main thread at its next wait
+                self.failed.append(error)
+            finally:
+                self.queue.task_done()
+
+    def write(self, docs: list[tuple[int, str]], rows: dict[str, list[tuple]]) -> None:
         with self.conn.cursor() as cur:
-            for table in TABLES:
-                rows = self.rows[table]
-                if not rows:
-                    continue
-                columns = ", ".join(COLUMNS[table].split())
-                with cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                    for row in rows:
+            if docs:
+                with cur.copy("COPY scale_json (key, doc) FROM STDIN") as copy:
+                    for row in docs:
                         copy.write_row(row)
-                self.counts[table] += len(rows)
-                self.rows[table] = []
+            for table in TABLES:
+                if not rows[table]:
+                    continue
+                started = time.perf_counter()
+                self.copy_rows(cur, table, rows[table])
+                self.counts[table] += len(rows[table])
+                self.copy_seconds[table] += time.perf_counter() - started
+        self.conn.commit()
+
+    def copy_rows(self, cur, table: str, rows: list[tuple]) -> None:
+        names = COLUMNS[table].split()
+        if table not in STAGED:
+            with cur.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        # Parsing big JSON is what costs PostgreSQL most: rows go to a stage with document keys,
+        # then INSERT ... SELECT takes the parsed documents from scale_json.
+        with cur.copy(f"COPY scale_stage_{table} ({', '.join(names)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        picked = [f"d{names.index(n)}.doc" if n in STAGED[table] else f"s.{n}" for n in names]
+        joins = " ".join(
+            f"LEFT JOIN scale_json d{names.index(n)} ON d{names.index(n)}.key = s.{n}" for n in STAGED[table]
+        )
+        cur.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join(picked)} FROM scale_stage_{table} s {joins}"
+        )
+        cur.execute(f"TRUNCATE scale_stage_{table}")
+
+    def create_stages(self) -> None:
+        with self.conn.cursor() as cur:
+            cur.execute("CREATE UNLOGGED TABLE scale_json (key integer PRIMARY KEY, doc jsonb NOT NULL)")
+            for table, columns in STAGED.items():
+                cur.execute(f"CREATE UNLOGGED TABLE scale_stage_{table} AS SELECT * FROM {table} WITH NO DATA")
+                for column in columns:
+                    cur.execute(f"ALTER TABLE scale_stage_{table} ALTER COLUMN {column} TYPE integer USING NULL")
+        self.conn.commit()
+
+    def drop_stages(self) -> None:
+        with self.conn.cursor() as cur:
+            for table in ["scale_json", *(f"scale_stage_{t}" for t in STAGED)]:
+                cur.execute(f"DROP TABLE {table}")
         self.conn.commit()
 
     # users and devices
@@ -251,7 +329,7 @@ class Builder:
                     "push_pushsubscription", (sid, endpoint, "B" * 87, "A" * 22, "Firefox on Linux", joined, None, uid)
                 )
         self.ids["accounts_user"] = self.sizes.users
-        self.flush()
+        self.flush(wait=True)
 
     def pick_users(self, count: int, heavy: bool) -> list[int]:
         chosen = [HEAVY_ID] if heavy else []
@@ -290,13 +368,28 @@ class Builder:
         for number, (seat, payload, log) in enumerate(template.steps[:upto], start=1):
             mid = self.next_id("games_move")
             self.add(
-                "games_move", (mid, number, seat, "move", payload, log, seat in bots, start + span * number, match_id)
+                "games_move",
+                (
+                    mid,
+                    number,
+                    seat,
+                    "move",
+                    self.doc(payload),
+                    self.doc(log),
+                    seat in bots,
+                    start + span * number,
+                    match_id,
+                ),
             )
 
-    def tail_json(self, template: Template, upto: int) -> str:
-        return json.dumps(template.tail_entries[max(0, upto - HISTORY_TAIL) : upto])
+    def tail_doc(self, template: Template, upto: int) -> int:
+        """The key of Match.history_tail after `upto` moves: the last HISTORY_TAIL moves' logs."""
+        key = (id(template), upto)
+        if key not in self.tails:
+            self.tails[key] = self.doc(json.dumps(template.tail_entries[max(0, upto - HISTORY_TAIL) : upto]))
+        return self.tails[key]
 
-    def match_row(self, mid: int, template: Template, status: str, created: datetime, started, ended, state: str):
+    def match_row(self, mid: int, template: Template, status: str, created: datetime, started, ended, state):
         return [mid, template.game, template.options_json, status, created, started, ended, str(template.seed), state]
 
     # finished matches
@@ -307,7 +400,6 @@ class Builder:
         heavy_every = sizes.finished / sizes.heavy_finished
         moves_every = 1 / self.finished_moves if self.finished_moves > 0 else 0
         span = timedelta(days=365 * YEARS)
-        tails: dict[int, str] = {}
         for i in range(sizes.finished):
             game = self.games[i % len(self.games)]
             template = self.templates[game][self.rng.randrange(len(self.templates[game]))]
@@ -319,8 +411,10 @@ class Builder:
             created = started - timedelta(minutes=self.rng.randrange(1, 600))
             names = {f"p{n}": self.seat_name(uid, level, n) for n, (uid, level) in enumerate(seats)}
             version = len(template.steps)
-            tail = tails.get(id(template)) or tails.setdefault(id(template), self.tail_json(template, version))
-            row = self.match_row(mid, template, "finished", created, started, ended, template.final_state_json)
+            tail = self.tail_doc(template, version)
+            row = self.match_row(
+                mid, template, "finished", created, started, ended, self.doc(template.final_state_json)
+            )
             row += [version, version + len(seats), json.dumps(template.result), "daily", 86400, 5, 86400, None]
             row += [fill_names(template.reason, names)[:200], next(u for u, _ in seats if u), False, False, True]
             row += [tail, template.reason_words_json, True]
@@ -340,7 +434,7 @@ class Builder:
                 self.moves(mid, template, version, started, ended, bots)
             if (i + 1) % chunk == 0:
                 self.flush()
-        self.flush()
+        self.flush(wait=True)
 
     def seat_name(self, uid: int | None, level: str, number: int) -> str:
         if uid is None:
@@ -383,7 +477,7 @@ class Builder:
         for (game, pool, who), (rid, mu, sigma, matches, last) in self.ratings.items():
             user, level = (who, "") if isinstance(who, int) else (None, who)
             self.add("ratings_rating", (rid, game, pool, level, mu, sigma, matches, last, user))
-        self.flush()
+        self.flush(wait=True)
 
     # running and open matches
     def running(self, chunk: int) -> None:
@@ -400,9 +494,9 @@ class Builder:
             started = NOW - timedelta(hours=self.rng.randrange(1, 24 * 60))
             last_move = started + (NOW - started) * self.rng.random()
             deadlines = {n: NOW + timedelta(seconds=self.rng.randrange(60, 5 * 86400)) for n in to_act}
-            row = self.match_row(mid, template, "active", started - timedelta(hours=1), started, None, state)
+            row = self.match_row(mid, template, "active", started - timedelta(hours=1), started, None, self.doc(state))
             row += [version, version + len(seats), None, "daily", 86400, 5, 86400, min(deadlines.values()), ""]
-            row += [seats[0][0], False, False, True, self.tail_json(template, version), "{}", True]
+            row += [seats[0][0], False, False, True, self.tail_doc(template, version), "{}", True]
             self.add("games_match", tuple(row))
             for number, (uid, level) in enumerate(seats):
                 sid = self.next_id("games_seat")
@@ -420,7 +514,7 @@ class Builder:
             self.moves(mid, template, version, started, last_move, set())
             if (i + 1) % chunk == 0:
                 self.flush()
-        self.flush()
+        self.flush(wait=True)
 
     def open_matches(self) -> None:
         for _ in range(self.sizes.open):
@@ -431,7 +525,24 @@ class Builder:
             created = NOW - timedelta(minutes=self.rng.randrange(1, 60 * 24 * 7))
             row = self.match_row(mid, template, "open", created, None, None, None)
             row[7] = ""  # the seed is drawn when the match starts
-            row += [0, 1, None, "daily", 86400, 5, 86400, None, "", creator, False, False, True, "[]", "{}", True]
+            row += [
+                0,
+                1,
+                None,
+                "daily",
+                86400,
+                5,
+                86400,
+                None,
+                "",
+                creator,
+                False,
+                False,
+                True,
+                self.doc("[]"),
+                "{}",
+                True,
+            ]
             self.add("games_match", tuple(row))
             for number in range(template.players):
                 sid = self.next_id("games_seat")
@@ -440,7 +551,7 @@ class Builder:
                     "games_seat",
                     (sid, number, "", number == 0, False, 0, 5, mid, uid, None, False, None, None, None, False),
                 )
-        self.flush()
+        self.flush(wait=True)
 
     def heavy_extra_notifications(self) -> None:
         """The heavy player's inbox up to its size: "your turn" rows of their matches over the years."""
@@ -462,7 +573,7 @@ class Builder:
             elif index > len(matches) * 1000:
                 break
             index += 1
-        self.flush()
+        self.flush(wait=True)
 
 
 def build(name: str, scale: float, templates, finished_moves: float, seed: int) -> dict[str, Any]:
@@ -478,6 +589,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
         conn.execute("SET session_replication_role = replica")  # no FK triggers while loading; ids are ours
         conn.execute("SET synchronous_commit = off")
         builder = Builder(conn, templates, sizes, finished_moves, seed)
+        builder.create_stages()
         steps = [
             ("users", builder.users),
             ("finished", lambda: builder.finished(20_000)),
@@ -492,6 +604,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
             step()
             seconds[label] = round(time.monotonic() - t, 1)
             print(f"  {name}: {label} in {seconds[label]} s ({sum(builder.counts.values()):,} rows so far)", flush=True)
+        builder.drop_stages()
         for table in TABLES:  # the sequences go on after our ids
             conn.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST((SELECT max(id) FROM {table}), 1))"
@@ -501,6 +614,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
     with psycopg.connect(db_url(name), autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE)")
     seconds["vacuum analyze"] = round(time.monotonic() - t, 1)
+    seconds["copy per table"] = {table: round(s, 1) for table, s in builder.copy_seconds.items()}
     return {"counts": builder.counts, "seconds": seconds, "total_s": round(time.monotonic() - started, 1)}
 
 
@@ -526,9 +640,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--scale", type=float, default=1.0, help="the full database's size (1.0: a million matches)")
     parser.add_argument("--small-scale", type=float, default=0.001, help="the small one's (0.001: 1,000 matches)")
     parser.add_argument("--templates", type=int, default=75, help="real games played per game")
-    parser.add_argument("--finished-moves", type=float, default=0.02, help="share of finished matches with Move rows")
+    parser.add_argument("--finished-moves", type=float, default=0.01, help="share of finished matches with Move rows")
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--build-only", action="store_true", help="build the databases, measure nothing")
+    parser.add_argument("--measure-only", action="store_true", help="measure the databases built before")
     parser.add_argument("--no-small", action="store_true", help="build and measure the full one only")
     parser.add_argument("--requests", type=int, default=50, help="requests per page")
     return parser.parse_args(argv)
@@ -537,14 +652,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     opts = parse_args(argv)
     setup_django()
-    t = time.monotonic()
-    migrate_empty(dict(os.environ))
-    templates = cached_templates(opts.templates, opts.seed)
-    print(f"Templates: {opts.templates} games per game played and replayed in {time.monotonic() - t:.0f} s", flush=True)
     builds = {}
     plan = [] if opts.no_small else [("small", "dizzy_scale_small", opts.small_scale)]
     plan.append(("full", "dizzy_scale", opts.scale))
-    for label, name, scale in plan:
+    if not opts.measure_only:
+        t = time.monotonic()
+        migrate_empty(dict(os.environ))
+        templates = cached_templates(opts.templates, opts.seed)
+        print(f"Templates: {opts.templates} games per game, played and replayed in {time.monotonic() - t:.0f} s")
+    for label, name, scale in [] if opts.measure_only else plan:
         builds[label] = build(name, scale, templates, opts.finished_moves, opts.seed)
         print(f"Built {name} (scale {scale}) in {builds[label]['total_s']} s: {builds[label]['counts']}", flush=True)
     if opts.build_only:
