@@ -100,6 +100,8 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="rated_once_per_seat")]
+        # A profile's chart reads a rating's newest changes (ratings.presenters.ratings_of).
+        indexes = [models.Index(fields=["rating", "created", "match"], name="ratingchange_history")]
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: {self.before} -> {self.after}"

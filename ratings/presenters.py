@@ -164,13 +164,19 @@ class RatingInfo:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
+# A rating's chart shows its last matches only: a player of thousands of matches gets a page of the
+# same size and cost as one of a hundred (issue 28); the ratingchange_history index reads them.
+CHART_MATCHES = 100
+
+
 def ratings_of(user) -> list[RatingInfo]:
-    """The user's ratings, each with its history (oldest first) and its chart."""
+    """The user's ratings, each with its recent history (oldest first) and its chart."""
     found = []
     for rating in Rating.objects.filter(user=user).order_by("game", "pool"):
-        changes = rating.changes.order_by("created", "match_id").values_list(
+        newest = rating.changes.order_by("-created", "-match_id").values_list(
             "match_id", "mu_before", "mu_after", "outcome"
         )
+        changes = list(newest[:CHART_MATCHES])[::-1]
         history = [{"match": m, "value": display(after), "outcome": outcome} for m, _, after, outcome in changes]
         start = display(changes[0][1]) if history else display(rating.mu)
         found.append(
@@ -183,7 +189,7 @@ def ratings_of(user) -> list[RatingInfo]:
                 sigma=rating.sigma,
                 provisional=rating.provisional,
                 matches=rating.matches,
-                chart=rating_chart(start, history) if history else None,
+                chart=rating_chart(start, history, total=rating.matches) if history else None,
                 history=history,
             )
         )

@@ -69,3 +69,28 @@ def test_the_admin_search_finds_a_players_matches_by_name_email_or_id(staff, ali
         assert f"/admin/games/match/{other.pk}/change/" not in page, term
     _, page = queries_of(c, "/admin/games/match/?q=nobody")
     assert f"/admin/games/match/{theirs.pk}/change/" not in page
+
+
+def test_the_profile_charts_a_ratings_last_hundred_matches(alice, bob, client_for):
+    from ratings.models import Rating, RatingChange
+
+    rating = Rating.objects.create(game="solitaire-chess", pool="people", user=alice, matches=105, mu=35.5)
+    matches = Match.objects.bulk_create(
+        [Match(game="solitaire-chess", created_by=alice, status=Match.Status.FINISHED) for _ in range(105)]
+    )
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            match=match,
+            seat=0,
+            rating=rating,
+            outcome="won",
+            mu_before=25 + n / 10,
+            sigma_before=5.0,
+            mu_after=25 + (n + 1) / 10,
+            sigma_after=5.0,
+        )
+        for n, match in enumerate(matches)
+    )
+    page = client_for(bob).get("/players/alice/").content.decode()
+    assert "From 1530 to 2130 over the last 100 of 105 rated matches" in page
+    assert f"Match #{matches[5].pk}:" in page and f"Match #{matches[4].pk}:" not in page
