@@ -134,6 +134,12 @@ class Match(models.Model):
         return seat_names(self.seats.all())
 
 
+# The columns of a match that grow with its game (the engine state, the board's last moves): a list
+# of matches leaves them out, `.defer(*(f"match__{f}" for f in LARGE_FIELDS))`; decoding them for
+# a page of a hundred rows costs more than the rest of the page (issue 28).
+LARGE_FIELDS = ("state", "history_tail")
+
+
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
