@@ -25,6 +25,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 HEAVY_NAME = "heavy"
+PAGE_GAME = "doubting-flower-field"
 WARMUP = 3
 SWEEP_RUNS = 20
 TARGET_RATIO = 1.5
@@ -173,12 +174,13 @@ def print_table(measured: dict[str, Any]) -> None:
 
 
 def prepare() -> dict[str, Any]:
+    from django.db.models import Case, When
     from django.test import Client
 
     from accounts.models import User
     from api.models import ApiToken
     from games.engines.registry import GAMES
-    from games.models import Match, Move, Seat
+    from games.models import Match, Seat
     from notifications.models import Notification
 
     heavy = User.objects.get(username=HEAVY_NAME)
@@ -190,10 +192,13 @@ def prepare() -> dict[str, Any]:
         sessions[label] = client.cookies["sessionid"].value
     ApiToken.objects.filter(user=heavy).delete()
     tokens = {f"token{n}": ApiToken.issue(heavy, f"scale {n}")[1] for n in (1, 2)}
-    seats = Seat.objects.filter(user=heavy)
-    running = seats.filter(match__status=Match.Status.ACTIVE).order_by("-match_id").first().match_id
+    # The same game's board and replay on both databases (PAGE_GAME when the heavy player has one):
+    # the ratio compares like with like.
+    seats = Seat.objects.filter(user=heavy).order_by(Case(When(match__game=PAGE_GAME, then=0), default=1), "-match_id")
+    running = seats.filter(match__status=Match.Status.ACTIVE).first().match_id
     finished_ids = seats.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
-    finished = Move.objects.filter(match_id__in=finished_ids).order_by("-match_id").first().match_id
+    with_moves = Match.objects.filter(pk__in=finished_ids, moves__number=1)
+    finished = with_moves.order_by(Case(When(game=PAGE_GAME, then=0), default=1), "-id").first().pk
     oldest = seats.order_by("match_id").values_list("match_id", flat=True)[:2]
     inbox = Notification.objects.filter(recipient=heavy).order_by("id").values_list("id", flat=True)[:2]
     return {
