@@ -64,28 +64,38 @@ def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, float, int]
     return response.status, seconds, len(body)
 
 
-def measure_pages(port: int, facts: dict[str, Any], requests: int) -> dict[str, dict[str, Any]]:
+def headers_for(facts: dict[str, Any]) -> dict[str, dict[str, str]]:
     auth = {
         "heavy": {"Cookie": f"sessionid={facts['heavy_session']}"},
         "admin": {"Cookie": f"sessionid={facts['admin_session']}"},
         "api1": {"Authorization": f"Bearer {facts['token1']}"},
         "api2": {"Authorization": f"Bearer {facts['token2']}"},
     }
-    results = {}
-    for label, path, who in pages(facts):
-        headers = {"Host": "127.0.0.1", "Accept-Encoding": "gzip", **auth[who]}
-        for _ in range(WARMUP):
-            get(port, path, headers)
-        times, statuses = [], set()
-        for _ in range(requests):
-            status, seconds, _size = get(port, path, headers)
-            statuses.add(status)
-            times.append(seconds * 1000)
-        results[label] = {"path": path, "statuses": sorted(statuses), **percentiles(times)}
-        print(
-            f"    {label:24} {results[label]['p50']:8.1f} {results[label]['p95']:8.1f} ms  {sorted(statuses)}",
-            flush=True,
-        )
+    return {who: {"Host": "127.0.0.1", "Accept-Encoding": "gzip", **extra} for who, extra in auth.items()}
+
+
+def measure_pages(sites: dict[str, dict[str, Any]], requests: int) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each page on every database in turn, request by request: the machine's load (shared with
+    other work) falls on both alike, so the ratio full/small stays meaningful."""
+    results: dict[str, dict[str, dict[str, Any]]] = {label: {} for label in sites}
+    plans = {label: pages(site["facts"]) for label, site in sites.items()}
+    for index, (page, _, _) in enumerate(next(iter(plans.values()))):
+        times: dict[str, list[float]] = {label: [] for label in sites}
+        statuses: dict[str, set[int]] = {label: set() for label in sites}
+        for round_ in range(WARMUP + requests):
+            for label, site in sites.items():
+                _, path, who = plans[label][index]
+                status, seconds, _size = get(site["port"], path, site["headers"][who])
+                if round_ >= WARMUP:
+                    statuses[label].add(status)
+                    times[label].append(seconds * 1000)
+        line = []
+        for label in sites:
+            _, path, _ = plans[label][index]
+            results[label][page] = {"path": path, "statuses": sorted(statuses[label]), **percentiles(times[label])}
+            figures = results[label][page]
+            line.append(f"{label} {figures['p50']:7.1f} {figures['p95']:7.1f} {sorted(statuses[label])}")
+        print(f"    {page:36} " + " | ".join(line), flush=True)
     return results
 
 
@@ -114,9 +124,9 @@ def table_sizes(url: str) -> dict[str, int]:
     return {"(database)": total, **dict(rows)}
 
 
-def measure_one(name: str, requests: int) -> dict[str, Any]:
+def start_site(name: str) -> dict[str, Any]:
     from bench.scale import db_url
-    from bench.web import bench_env, free_port, start_gunicorn, stop_gunicorn
+    from bench.web import bench_env, free_port, start_gunicorn
 
     var_dir = Path(tempfile.mkdtemp(prefix="dizzy-scale-"))
     env = bench_env(var_dir)
@@ -125,19 +135,28 @@ def measure_one(name: str, requests: int) -> dict[str, Any]:
     facts = helper(env, "prepare")
     port = free_port()
     process = start_gunicorn(env, port, 2, var_dir / "gunicorn.log")
-    try:
-        print(f"  {name}: page p50/p95 over {requests} requests", flush=True)
-        results = measure_pages(port, facts, requests)
-    finally:
-        stop_gunicorn(process)
-    sweep = helper(env, "sweep")
-    for label, figures in sweep.items():
-        print(f"    {label:24} {figures['p50']:8.1f} {figures['p95']:8.1f} ms", flush=True)
-    return {"pages": results, "sweep": sweep, "sizes": table_sizes(db_url(name))}
+    return {"name": name, "env": env, "facts": facts, "port": port, "process": process, "headers": headers_for(facts)}
 
 
 def measure_all(names: dict[str, str], requests: int, builds: dict[str, Any]) -> dict[str, Any]:
-    measured = {label: measure_one(name, requests) for label, name in names.items()}
+    from bench.scale import db_url
+    from bench.web import stop_gunicorn
+
+    sites: dict[str, dict[str, Any]] = {}
+    try:
+        for label, name in names.items():
+            sites[label] = start_site(name)
+        print(f"  page p50/p95 in ms over {requests} requests each, databases in turn", flush=True)
+        page_figures = measure_pages(sites, requests)
+    finally:
+        for site in sites.values():
+            stop_gunicorn(site["process"])
+    measured = {}
+    for label, site in sites.items():
+        sweep = helper(site["env"], "sweep")
+        for task, figures in sweep.items():
+            print(f"    {label} {task:36} {figures['p50']:8.1f} {figures['p95']:8.1f} ms", flush=True)
+        measured[label] = {"pages": page_figures[label], "sweep": sweep, "sizes": table_sizes(db_url(site["name"]))}
     print_table(measured)
     print(json.dumps({"scale": measured, "builds": builds}, default=str))
     return measured
