@@ -80,7 +80,9 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     # not ranked beside settled ones unless the reader asks for it (?provisional=1, a plain link).
     show_provisional = request.GET.get("provisional") == "1"
     provisional = active.filter(sigma__gt=PROVISIONAL_SIGMA)
-    players = (active if show_provisional else active.exclude(pk__in=provisional.values("pk"))).select_related("user")
+    # Settled: the rest of the active ratings, as a plain condition (issue 28: "not in the provisional
+    # ones" was a subquery hashing every rating of the game on each page).
+    players = (active if show_provisional else active.filter(sigma__lte=PROVISIONAL_SIGMA)).select_related("user")
     players = players.order_by("-mu", "sigma", "user__username")
     page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     bots = Rating.objects.filter(game=game, pool=Pool.BOTS, user__isnull=True).order_by("-mu")
