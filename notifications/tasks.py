@@ -9,7 +9,6 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone, translation
 
 from games.models import Match, fill_names, seat_names
@@ -199,11 +198,13 @@ def resend_waiting_notifications() -> int:
     now = timezone.now()
     stale_claims = Notification.objects.filter(status=Notification.Status.SENDING, claimed_at__lt=now - send_lease())
     stale_claims.filter(in_digest=True).update(status=Notification.Status.DIGEST, claimed_at=None)
-    waiting = Notification.objects.filter(
-        Q(status=Notification.Status.PENDING, created__lt=now - timedelta(minutes=10), attempts=0)
-        | Q(pk__in=stale_claims.filter(in_digest=False).values("pk"))
+    # Two queries, each found by the status index: OR-ed with the claims' subquery, PostgreSQL read
+    # every notification ever written (a second per run at 2.5 million rows, issue 28).
+    pending = Notification.objects.filter(
+        status=Notification.Status.PENDING, created__lt=now - timedelta(minutes=10), attempts=0
     )
-    ids = list(waiting.values_list("pk", flat=True)[:500])
+    ids = list(pending.values_list("pk", flat=True)[:500])
+    ids += list(stale_claims.filter(in_digest=False).values_list("pk", flat=True)[: 500 - len(ids)])
     for notification_id in ids:
         send_notification.delay(notification_id)
     return len(ids)
