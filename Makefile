@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench ladder selfplay clean
+.PHONY: install run test lint bench bench-scale ladder selfplay clean
 
 install: $(STAMP)
 
@@ -33,6 +33,11 @@ lint: install
 
 bench: install
 	$(PY) bench/run.py
+
+# Issue 28: a million matches built by COPY beside a small database, both measured (bench/scale.py);
+# SCALE_ARGS="--scale 0.01" and so on. Not part of `make bench`: it takes most of 20 minutes.
+bench-scale: install
+	$(PY) bench/scale.py $(SCALE_ARGS)
 
 # The bots' round robin (issue 14): LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
 ladder: install

@@ -35,7 +35,7 @@ from api.schemas import (
 from api.shared import ERRORS, MatchId, get_match
 from games import actions
 from games.engines.registry import available_engines, get_bots
-from games.models import BOT_LEVELS, Match, Seat
+from games.models import BOT_LEVELS, LARGE_FIELDS, Match, Seat
 
 api = NinjaAPI(
     title="Dizzysite API",
@@ -113,7 +113,12 @@ def games(request: HttpRequest):
 
 
 def _filtered_seats(user, which: MatchFilter):
-    seats = Seat.objects.filter(user=user).select_related("match").exclude(match__status=Match.Status.CANCELLED)
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("match")
+        .defer(*(f"match__{field}" for field in LARGE_FIELDS))  # a summary never shows the state
+        .exclude(match__status=Match.Status.CANCELLED)
+    )
     playing = seats.filter(match__status=Match.Status.ACTIVE, accepted=True, handed_to_bot=False)
     return {
         MatchFilter.all: seats,

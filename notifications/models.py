@@ -118,6 +118,9 @@ class Notification(models.Model):
         indexes = [
             # The bell's unread count and the inbox page read a player's rows newest first.
             models.Index(fields=["recipient", "read_at"], name="notification_inbox"),
+            # The inbox's page (keyset on id, newest first) and its newest id: a reader of 20,000 rows gets
+            # the first ones from the index, not all of them sorted (issue 28).
+            models.Index(fields=["recipient", "-id"], name="notification_inbox_page"),
         ]
 
     def __str__(self) -> str:

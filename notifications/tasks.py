@@ -10,7 +10,6 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone, translation
 
 from dizzysite.outbox import Outbox, backoff, claim_countdown, queue_again
@@ -76,10 +75,10 @@ def resend_waiting_notifications() -> int:
     now = timezone.now()
     stale_claims = Notification.objects.filter(OUTBOX.stale_claims(now))
     stale_claims.filter(in_digest=True).update(status=Notification.Status.DIGEST, claimed_at=None)
-    waiting = Notification.objects.filter(
-        OUTBOX.lost(now) | Q(pk__in=stale_claims.filter(in_digest=False).values("pk"))
-    )
-    return queue_again(send_notification, waiting)
+    # Two queries, each found by the status index: OR-ed with the claims' subquery, PostgreSQL read
+    # every notification ever written (a second per run at 2.5 million rows, issue 28).
+    lost = queue_again(send_notification, Notification.objects.filter(OUTBOX.lost(now)))
+    return lost + queue_again(send_notification, stale_claims.filter(in_digest=False))
 
 
 @shared_task(name="notifications.tasks.send_digests")
