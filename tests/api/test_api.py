@@ -14,6 +14,7 @@ from django.utils import timezone
 from api.models import ApiToken, CalendarFeed, hash_token
 from games.models import Match, Move
 from tests.helpers import first_legal, start_match, user_to_act
+from tests.hostile import HOSTILE
 
 pytestmark = pytest.mark.django_db
 
@@ -372,7 +373,7 @@ def test_the_schema_and_docs_are_public(client):
     schema = client.get("/api/v1/openapi.json").json()
     assert "/api/v1/matches/{match_id}/moves" in schema["paths"]
     docs = client.get("/api/v1/docs")
-    # issue 27: our own page drawn from the schema (tests/test_api_docs.py), no longer Swagger UI
+    # issue 27: our own page drawn from the schema (tests/api/test_api_docs.py), no longer Swagger UI
     assert docs.status_code == 200 and "<code>POST /api/v1/matches/{match_id}/moves</code>" in docs.content.decode()
     assert "cdn" not in docs.content.decode()
 
@@ -382,8 +383,6 @@ def test_the_schema_and_docs_are_public(client):
 
 def test_hostile_values_anywhere_in_the_api_are_never_a_500(alice, bob, token_for):
     from urllib.parse import quote_from_bytes
-
-    from tests.test_fuzz import HOSTILE
 
     match = start_match(alice, [bob])
     mover = user_to_act(match).user

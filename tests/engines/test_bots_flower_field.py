@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.engines.flower_field import ENGINE, bots
-from tests.engines.test_flower_field import challenge, plant, started, step, with_duplicate
+from tests.engines.flower_field_moves import challenge, plant, started, step, with_duplicate
 
 
 def hard(state: dict, seat: int, seed: int = 1) -> dict:

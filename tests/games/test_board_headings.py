@@ -1,6 +1,6 @@
 """Issue 27, small things seen on the way: the tab title on the board, the Solitaire Chess board's
 headings and header cells, and `Cache-Control: private` on pages that depend on who asks. (The title
-in the browser, the settings links' size and the focus are in tests/test_accessibility.py.)"""
+in the browser, the settings links' size and the focus are in tests/site/test_accessibility.py.)"""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from tests.helpers import start_match
 
 pytestmark = pytest.mark.django_db
 
-STATIC = Path(__file__).resolve().parents[1] / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 6, "lizzy-ghosties": 8}
 
 

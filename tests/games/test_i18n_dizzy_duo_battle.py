@@ -33,7 +33,7 @@ GAME = "dizzy-duo-battle"
 MO = Path(settings.BASE_DIR) / "games" / "engines" / "dizzy_duo_battle" / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
 # A template made only of placeholders and signs (phrases.joined: "{t0}, {t1}") needs no translation.
 ONLY_SIGNS = re.compile(r"^(\{t\d+\}|[ ,;·+=0-9])*$")
-# English words of this game's board that Dutch does not share (besides tests/test_dutch_matches.py's).
+# English words of this game's board that Dutch does not share (besides tests/dutch_words.py's).
 CARD_WORDS = {"head", "body", "tail", "dots", "stripes", "diamonds", "golden", "fight", "battle", "lifeline"}
 OPTION_SETS = [
     {},

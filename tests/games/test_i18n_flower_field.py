@@ -19,8 +19,8 @@ from games.engines.flower_field import ENGINE
 from games.engines.flower_field.names import LETTERS, flowers_words
 from games.i18n import entry_text, tr
 from games.models import Match, Move
+from tests.dutch_words import catalogue
 from tests.helpers import start_match, time_out
-from tests.test_i18n import catalogue
 
 PACKAGE = Path(settings.BASE_DIR) / "games" / "engines" / "flower_field"
 MO = PACKAGE / "locale" / "nl" / "LC_MESSAGES" / "django.mo"

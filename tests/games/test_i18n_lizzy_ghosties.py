@@ -50,7 +50,7 @@ MO = PACKAGE / "locale" / "nl" / "LC_MESSAGES" / "django.mo"
 NAMES = ["An", "Bo", "Cas", "Dirk", "Eef", "Fem", "Guus", "Hein"]
 # A template made only of placeholders and signs ("{short}{rest}", "{first}, {next}") needs no translation.
 ONLY_SIGNS = re.compile(r"^(\{[a-z]+\}|[ ,])*$")
-# English words of this game that Dutch does not share (besides tests/test_dutch_matches.py's).
+# English words of this game that Dutch does not share (besides tests/dutch_words.py's).
 CARD_WORDS = {"head", "body", "tail", "dots", "stripes", "golden", "steal", "stole", "burn", "burned", "give", "gave"}
 CARD_WORDS |= {"double", "showdown", "event", "attempt", "loaned", "stack", "side", "cycle", "pick", "grab", "threw"}
 # Games that between them reach every phase: the showdown (four or more players), the dice, three players.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match
+from tests.browser_helpers import page_as
 from tests.helpers import start_match, user_to_act
-from tests.test_accessibility import browser, page_as  # noqa: F401 (the browser fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def test_a_live_match_polls_every_two_seconds_a_slow_one_less_often(alice, bob, 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_clock_counts_down_every_second(browser, live_server, make_user):  # noqa: F811
+def test_the_clock_counts_down_every_second(browser, live_server, make_user):
     players = [make_user("ann"), make_user("ben")]
     match = start_match(players[0], players[1:])
     page = page_as(browser, live_server, user_to_act(match).user)

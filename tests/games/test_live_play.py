@@ -18,8 +18,8 @@ from games.engines.registry import get_engine, get_spec
 from games.models import Match, Move
 from games.tasks import enforce_deadline, sweep_deadlines
 from notifications.models import Kind, Notification
+from tests.browser_helpers import page_as
 from tests.helpers import play_first_move
-from tests.test_accessibility import browser, page_as  # noqa: F401 (the browser fixture)
 
 pytestmark = pytest.mark.django_db
 START = datetime(2026, 11, 18, 12, 0, tzinfo=UTC)  # a Wednesday
@@ -223,7 +223,7 @@ def title_after_unread_count(page) -> str:
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_live_board_beeps_on_your_turn_and_shows_the_opponents_time_running_out(
-    browser,  # noqa: F811
+    browser,
     live_server,
     make_user,
 ):

@@ -7,22 +7,9 @@ import pytest
 from games import actions
 from games.actions import SeatSpec
 from games.models import Match
+from tests.helpers import create_page_data
 
 pytestmark = pytest.mark.django_db
-
-
-def create_page_data(**extra):
-    data = {
-        "game": "solitaire-chess",
-        "players": "2",
-        "seat_1": "open",
-        "invite_1": "",
-        "option_ruleset": "death",
-        "option_advantage": "random",
-        "time_preset": "daily",
-    }
-    data.update(extra)
-    return data
 
 
 def test_create_form_lists_the_games_options(alice, client_for):

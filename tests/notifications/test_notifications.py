@@ -16,7 +16,7 @@ from notifications.emails import unsubscribe_token
 from notifications.models import Kind, Notification
 from notifications.service import notify
 from notifications.tasks import MAX_ATTEMPTS, send_digests
-from tests.helpers import start_match, time_out
+from tests.helpers import assert_nothing_locked, start_match, time_out
 
 pytestmark = pytest.mark.django_db
 
@@ -218,30 +218,6 @@ def test_finished_email_to_every_player(alice, bob, on_commit):
 
 
 # --- SMTP holds no lock; a dead worker's claim is taken over; a digest unsubscribes from all it held --
-
-
-def assert_nothing_locked(*querysets) -> None:
-    """From another connection (another thread), lock each row without waiting: it must be free."""
-    import threading
-
-    from django.db import connection, transaction
-
-    errors = []
-
-    def lock() -> None:
-        try:
-            with transaction.atomic():
-                for queryset in querysets:
-                    list(queryset.select_for_update(nowait=True))
-        except Exception as error:  # noqa: BLE001 - reported to the test thread
-            errors.append(error)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=lock)
-    thread.start()
-    thread.join()
-    assert not errors, f"a row is locked while the mail server is talked to: {errors}"
 
 
 @pytest.mark.postgres

@@ -113,7 +113,7 @@ def test_chat_is_a_kind_in_the_preferences_grid(bob, client_for, say, alice):
 
 def test_notifications_do_not_import_moderation():
     """moderation calls notifications when a message is posted: the other way round would be a circle."""
-    for path in (Path(__file__).resolve().parents[1] / "notifications").rglob("*.py"):
+    for path in (Path(__file__).resolve().parents[2] / "notifications").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             names = [alias.name for alias in getattr(node, "names", [])]
             module = getattr(node, "module", None) or ""

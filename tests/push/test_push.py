@@ -12,7 +12,7 @@ from games.engines.registry import get_engine
 from notifications.models import Kind, Notification
 from push.models import PushDelivery, PushSubscription
 from push.tasks import MAX_ATTEMPTS, send_push
-from tests.helpers import start_match
+from tests.helpers import assert_nothing_locked, start_match
 from tests.push_endpoint import PushEndpoint
 
 pytestmark = pytest.mark.django_db
@@ -211,7 +211,6 @@ def test_the_push_service_is_talked_to_outside_any_transaction(alice, bob, endpo
     from django.db import connection
 
     from tests.conftest import require
-    from tests.test_notifications import assert_nothing_locked
 
     require(connection.vendor == "postgresql", "row locks need PostgreSQL")
     match = start_match(alice, [bob])

@@ -16,11 +16,10 @@ import json
 
 import pytest
 
-from tests.helpers import start_match
+from tests.browser_helpers import keep_screenshots, page_as, serious_violations, take_one_action
+from tests.helpers import start_match, user_to_act
 from tests.integration.conftest import wait_for
 from tests.push_endpoint import PushEndpoint, b64url
-from tests.test_accessibility import browser, page_as, serious_violations  # noqa: F401 - the fixture
-from tests.test_browser import keep_screenshots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,7 +58,7 @@ def play_turn(match) -> None:
             return
 
 
-def test_subscribe_through_the_service_worker_and_the_bell_rises(browser, live_server, alice, bob):  # noqa: F811
+def test_subscribe_through_the_service_worker_and_the_bell_rises(browser, live_server, alice, bob):
     from push.models import PushSubscription
 
     match = start_match(alice, [bob])
@@ -114,14 +113,11 @@ def test_subscribe_through_the_service_worker_and_the_bell_rises(browser, live_s
 
 
 def test_the_site_is_installable_and_offers_notifications_only_after_a_move(
-    browser,  # noqa: F811
+    browser,
     live_server,
     alice,
     bob,
 ):
-    from tests.helpers import user_to_act
-    from tests.test_browser import take_one_action
-
     match = start_match(alice, [bob])
     page = page_as(browser, live_server, user_to_act(match).user)
     try:

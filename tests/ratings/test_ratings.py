@@ -15,8 +15,7 @@ from games.models import Match
 from moderation import actions as moderation
 from ratings.actions import do_rate_finished_match, teams_and_ranks
 from ratings.models import PROVISIONAL_SIGMA, START_MU, Pool, Rating, RatingChange
-from tests.helpers import make_late, play_first_move, start_match, time_out
-from tests.test_lobby import create_page_data
+from tests.helpers import create_page_data, make_late, play_first_move, start_match, time_out
 
 pytestmark = pytest.mark.django_db
 

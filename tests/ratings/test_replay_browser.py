@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from games import actions
+from tests.browser_helpers import ARTIFACTS
 from tests.helpers import start_match, user_to_act
-from tests.test_browser import ARTIFACTS, browser  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_arrow_keys_step_through_a_replay(browser, live_server, alice, bob):  # noqa: F811
+def test_arrow_keys_step_through_a_replay(browser, live_server, alice, bob):
     match = start_match(alice, [bob])
     for _ in range(3):
         seat = user_to_act(match)

@@ -14,6 +14,7 @@ from games.engines.registry import available_engines, get_engine
 from games.i18n import entry_text_for
 from games.models import fill_names
 from tests.helpers import play_against_random_bots, start_match
+from tests.hostile import HOSTILE
 
 pytestmark = pytest.mark.django_db
 
@@ -114,10 +115,8 @@ def test_admin_replay_uses_the_shared_loop(alice, bob, make_user, client_for):
 
 
 def test_hostile_values_in_the_new_pages_are_never_a_500(alice, bob, client_for):
-    """Issue 15's paths and query parameters get the fuzz suite's worst values (tests/test_fuzz.py)."""
+    """Issue 15's paths and query parameters get the fuzz suite's worst values (tests/hostile.py)."""
     from urllib.parse import quote_from_bytes
-
-    from tests.test_fuzz import HOSTILE
 
     match = start_match(alice, [bob])
     actions.do_adjudicate(match.pk, [0], "test")

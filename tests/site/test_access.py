@@ -85,7 +85,7 @@ def cases(m):
         ("post", f"/matches/{m}/rematch/", {"anonymous": 302, "*": 302}),
         ("get", "/admin/ratings/rating/", {"staff": 200, "*": 302}),
         ("get", "/admin/ratings/ratingchange/", {"staff": 200, "*": 302}),
-        # Issue 18: the API needs a token, a session is none (tests/test_api_access.py has the token matrix).
+        # Issue 18: the API needs a token, a session is none (tests/api/test_api_access.py has the token matrix).
         ("get", "/api/v1/me", {"*": 401}),
         ("get", f"/api/v1/matches/{m}/view", {"*": 401}),
         ("post", f"/api/v1/matches/{m}/moves", {"*": 401}),

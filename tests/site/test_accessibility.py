@@ -6,47 +6,16 @@ Marker `browser`: Debian's chromium driven by Playwright; axe-core comes with ax
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from games.engines.registry import GAMES
+from tests.browser_helpers import ARTIFACTS, page_as, serious_violations
 from tests.helpers import start_match, user_to_act
-from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 3, "lizzy-ghosties": 4}
 # A step of a move: a piece selected, a card taken, a cell of a challenge named.
 STEP = "#board .move-form a[href*='select='], #board .move-form button[type=submit]"
-
-
-@pytest.fixture
-def browser(chromium_path, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in the test's thread
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def page_as(browser, live_server, user, width: int = 1200):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    return context.new_page()
-
-
-def serious_violations(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("critical", "serious")
-    ]
 
 
 def focus_is_on_the_board(page) -> bool:

@@ -4,41 +4,13 @@ match to its result through the pages, in Debian's chromium driven by Playwright
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from django.core import mail
 
+from tests.browser_helpers import keep_screenshots, take_one_action
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture
-def browser(chromium_path, monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; Django's ORM in the test is still sync.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def keep_screenshots(pages: dict, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    for who, page in pages.items():
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{who}.png"), full_page=True)
 
 
 def sign_up_and_verify(page, base: str, username: str) -> None:
@@ -53,23 +25,6 @@ def sign_up_and_verify(page, base: str, username: str) -> None:
     page.goto(base + "/" + link.split("/", 3)[3])
     page.click("form button[type=submit]")  # confirming takes a click: a GET changes nothing
     page.wait_for_load_state()
-
-
-def take_one_action(page) -> bool:
-    """Make one legal move on a page where it is this player's turn. False if there is none."""
-    if page.locator(".choice button").count():
-        page.locator(".choice button").first.click()
-        return True
-    if page.locator(".target-button").count():
-        page.locator(".target-button").first.click()
-        return True
-    pieces = page.locator(".piece-link")
-    if pieces.count():
-        pieces.first.click()
-        page.wait_for_selector(".target-button, .panel button[name=move]")
-        page.locator(".target-button, .panel button[name=move]").first.click()
-        return True
-    return False
 
 
 def test_two_new_users_play_a_whole_match(browser, live_server):

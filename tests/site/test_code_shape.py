@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-GAMES = Path(__file__).resolve().parents[1] / "games"
+GAMES = Path(__file__).resolve().parents[2] / "games"
 LIMIT = 60
 
 

@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APPS = ("games", "moderation", "notifications", "accounts", "ratings", "api", "push", "tournaments", "dizzysite")
 SKIPPED = {".venv", "tests", "bench", "var", "staticfiles"}
 

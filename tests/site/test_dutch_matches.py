@@ -13,13 +13,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.conf import settings
 
 from games import actions
 from games.actions import SeatSpec
-from games.engines.registry import SPECS, get_engine
+from games.engines.registry import get_engine
 from games.models import Match
-from tests.dutch_words import assert_dutch
+from tests.dutch_words import assert_dutch, games_with_dutch_words
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +31,6 @@ def read_every_board(match: Match, clients: dict[int, object]) -> None:
     for seat, client in clients.items():
         page = client.get(f"/matches/{match.pk}/").content.decode()
         assert_dutch(page, f"seat {seat}'s board at version {match.version}")
-
-
-def games_with_dutch_words() -> list[str]:
-    packages = {path.parent.name for path in (settings.BASE_DIR / "games" / "engines").glob("*/locale")}
-    return [slug for slug, spec in SPECS.items() if type(spec.engine).__module__.split(".")[2] in packages]
 
 
 @pytest.mark.parametrize("game", games_with_dutch_words())

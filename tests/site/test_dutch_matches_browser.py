@@ -14,11 +14,9 @@ import pytest
 from games import actions
 from games.engines.registry import get_engine
 from games.models import Match
-from tests.dutch_words import english_texts
+from tests.browser_helpers import ARTIFACTS, dutch_page
+from tests.dutch_words import english_texts, games_with_dutch_words
 from tests.helpers import start_match
-from tests.test_browser import ARTIFACTS
-from tests.test_dutch_matches import games_with_dutch_words
-from tests.test_i18n_browser import browser, dutch_page  # noqa: F401 (browser is a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +33,7 @@ def look(pages: dict, match: Match, live_server, where: str) -> None:
 
 
 @pytest.mark.parametrize("game", games_with_dutch_words())
-def test_dutch_browsers_show_no_english_over_a_whole_match(game, browser, live_server, make_user):  # noqa: F811
+def test_dutch_browsers_show_no_english_over_a_whole_match(game, browser, live_server, make_user):
     engine = get_engine(game)
     users = [make_user(f"speler{number}") for number in range(engine.min_players)]
     match = start_match(users[0], users[1:], game=game)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from games import actions
 from games.models import Match, Move
 from tests.helpers import start_match, user_to_act
+from tests.hostile import HOSTILE
 
 pytestmark = pytest.mark.django_db
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -118,21 +119,6 @@ def test_hostile_settings_forms(alice, client_for, data):
 
 
 # --- every field of every form, every query parameter: the worst a parser can be handed ----------
-
-HOSTILE = {
-    "nested list": b"[" * 1500 + b"]" * 1500,
-    "nested move": b'{"type":"move","to":' + b"[" * 1500 + b"]" * 1500 + b"}",
-    "nested object": b'{"a":' * 1000 + b"1" + b"}" * 1000,
-    "NUL": b"a\x00b",
-    "NUL in JSON": b'{"type":"move\\u0000","to":"\\u0000"}',
-    "lone surrogate in JSON": b'{"type":"move","to":"\\ud800"}',
-    "invalid UTF-8": b"\xff\xfe\xc3\x28\xed\xa0\x80",
-    "huge number": b"9" * 5000,
-    "huge negative number": b"-" + b"9" * 40,
-    "huge exponent": b"1e999999",
-    "huge number in JSON": b'{"type":"move","to":' + b"9" * 3000 + b"}",
-    "infinity in JSON": b'{"type":"move","to":1e999,"x":NaN}',
-}
 
 
 def form_body(fields: dict[str, bytes]) -> bytes:

@@ -10,7 +10,6 @@ the account; emails speak the recipient's language, not the sender's.
 
 from __future__ import annotations
 
-import gettext
 import re
 import shutil
 import subprocess
@@ -23,7 +22,7 @@ from django.test import Client
 from django.utils import translation
 
 from tests.conftest import require
-from tests.dutch_words import ENGLISH_WORDS
+from tests.dutch_words import ENGLISH_WORDS, catalogue
 from tests.helpers import start_match, user_to_act
 
 BASE = Path(settings.BASE_DIR)
@@ -42,11 +41,6 @@ def gettext_tool(name: str) -> str:
     path = shutil.which(name)
     require(path is not None, f"GNU gettext's {name} is not installed (apt-get install gettext)")
     return path
-
-
-def catalogue(path: Path) -> dict:
-    with path.open("rb") as handle:
-        return gettext.GNUTranslations(handle)._catalog
 
 
 def visible_words(html: str) -> set[str]:

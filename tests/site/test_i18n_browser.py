@@ -1,40 +1,19 @@
 """Issue 19 in a browser: a Dutch-speaking browser plays Solitaire Chess moves and reads no English on
 the board; the language switch (a plain form) turns the site to English and the account keeps it.
 
-Marker `browser`: Debian's chromium driven by Playwright (see tests/test_browser.py)."""
+Marker `browser`: Debian's chromium driven by Playwright (see tests/site/test_browser.py)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.test import Client
 
+from tests.browser_helpers import ARTIFACTS, dutch_page
+from tests.dutch_words import ENGLISH_WORDS
 from tests.helpers import start_match, user_to_act
-from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS
-from tests.test_i18n import ENGLISH_WORDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser(chromium_path, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in the test's thread
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def dutch_page(browser, live_server, user):
-    """A signed-in browser whose Accept-Language asks for Dutch (the account has no setting)."""
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(locale="nl-NL", viewport={"width": 1200, "height": 900})
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    return context.new_page()
 
 
 def english_words_on(page) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from dizzysite.env import BadSetting, env_bool, env_int, env_list
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_env_helpers_read_and_refuse(monkeypatch):
