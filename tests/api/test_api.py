@@ -381,6 +381,7 @@ def test_the_schema_and_docs_are_public(client):
 # --- hostile input everywhere -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hostile_values_anywhere_in_the_api_are_never_a_500(alice, bob, token_for):
     from urllib.parse import quote_from_bytes
 

@@ -86,6 +86,7 @@ def cases(m: int, move: dict):
     ]
 
 
+@pytest.mark.slow
 def test_every_api_endpoint_for_every_token(world):
     match = world["match"]
     for method, url, expected, *body in cases(match.pk, world["move"]):

@@ -137,6 +137,7 @@ def test_the_schema_says_what_the_server_refuses(client):
     assert "403" in leave["responses"] and "403" in leave["summary"]
 
 
+@pytest.mark.slow
 def test_every_engine_move_fits_its_declared_fields():
     """The engines' own legal moves pass the new check, over random games of every game."""
     import random

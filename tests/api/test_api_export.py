@@ -63,6 +63,7 @@ def test_a_players_finished_matches_stream_as_ndjson_page_by_page(alice, bob, ca
     assert c.get("/api/v1/users/nobody/matches").status_code == 404
 
 
+@pytest.mark.slow
 def test_the_matches_list_pages_past_100(alice, bob, settings):
     settings.DIZZY_MAX_ACTIVE_MATCHES = 1000
     c = client_of(alice)

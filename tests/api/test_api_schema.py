@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from api.models import ApiToken
 from tests.helpers import start_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ from notifications.tasks import email_context
 from push.payloads import push_payload
 from tests.api_surfaces import api_surfaces
 
-pytestmark = [pytest.mark.audit, pytest.mark.django_db]
+pytestmark = [pytest.mark.audit, pytest.mark.slow, pytest.mark.django_db]
 
 CHECKPOINTS_PER_MATCH = 10  # states rendered per match, spread over the whole game
 # Short matches so the audit reaches the end of every game.

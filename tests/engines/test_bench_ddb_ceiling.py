@@ -34,6 +34,7 @@ def danger_discards(games: int) -> list[tuple[dict, list, list[int]]]:
     return found
 
 
+@pytest.mark.slow
 def test_the_informed_bot_keeps_the_six_that_fight_best() -> None:
     positions = danger_discards(3)
     assert len(positions) >= 10
@@ -47,6 +48,7 @@ def test_the_informed_bot_keeps_the_six_that_fight_best() -> None:
         assert scores[move["card"]] == max(scores.values())
 
 
+@pytest.mark.slow
 def test_every_form_plays_a_game_to_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots, "HARD_BUDGET_S", 0.001)
     monkeypatch.setattr(bots, "MIN_DEALS", 1)

@@ -714,6 +714,7 @@ def playout(seed: int, levels: tuple[str, str], rng: random.Random, check_twins:
     return moves, state
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
@@ -729,6 +730,7 @@ def test_random_playouts_keep_the_rules_and_replay_exactly(seed, levels, choice)
     assert state == final
 
 
+@pytest.mark.slow
 def test_undo_and_restore_keep_board_and_log_in_agreement():
     """Several seeds of random bots, which claim and doubt a lot: undo and restore happen."""
     undone = restored = 0
@@ -784,6 +786,7 @@ def test_hard_bot_accepts_a_claim_proved_true_before():
     assert move == {"type": "accept"}
 
 
+@pytest.mark.slow
 def test_bots_answer_with_listed_moves_in_every_phase():
     rng = random.Random(5)
     for level in ("normal", "hard"):

@@ -37,6 +37,7 @@ def admin_replay(client, match: Match, upto: int) -> dict:
     return json.loads(html.unescape(STATE.search(page.content.decode()).group(1)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", sorted(available_engines()))
 def test_the_admin_replay_rebuilds_the_stored_state(slug, alice, staff_client, django_capture_on_commit_callbacks):
     engine = get_engine(slug)

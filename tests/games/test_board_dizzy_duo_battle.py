@@ -566,6 +566,7 @@ def test_spectators_see_hand_sizes_only(match, alice, bob, carol, client_for, cl
     assert backs(text) == 1 and not buttons(text)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_spectators_see_powers_but_not_duos_unless_battles_are_open(alice, bob, carol, client_for):
     users = {}

@@ -406,6 +406,7 @@ def test_the_page_is_accessible_by_construction(match, client_for):
     assert 'role="' not in board
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_ghost_double_links_lead_to_the_double(alice, bob, make_user, client_for):
     """A ghost double is picked on the table, one card a page; the last button grabs it."""
@@ -435,6 +436,7 @@ def test_the_ghost_double_links_lead_to_the_double(alice, bob, make_user, client
     assert post_move(c, match, on_table[0]).status_code == 302
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_page_draws_the_dice_and_the_end(alice, bob, carol, make_user, client_for):
     match = start_match(alice, [bob, make_user("dora")], game=GAME, options={"dicey": True})

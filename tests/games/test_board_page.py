@@ -58,6 +58,7 @@ def board_queries(client, match) -> int:
     return len(queries)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", list(SPECS))
 def test_a_board_page_costs_at_most_six_queries_early_and_late(slug, make_user, client_for):
     users = [make_user(f"player{i}") for i in range(PLAYERS[slug])]

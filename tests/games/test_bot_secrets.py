@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games import actions
 from games.engines.base import new_rng
 from games.engines.registry import get_engine
@@ -36,6 +38,7 @@ def test_the_bot_hides_its_flowers_by_the_secret_seed_not_by_public_figures():
     assert len({str(move) for move in chosen.values()}) > len(SEEDS) // 2
 
 
+@pytest.mark.slow
 def test_rerunning_the_bot_from_what_a_player_sees_does_not_find_its_flowers():
     """An opponent knows the match id, the version, the seat and the bot's code; it rebuilds the
     bot's view (nothing hidden from it yet) and the legal moves, and tries the old public seeding."""

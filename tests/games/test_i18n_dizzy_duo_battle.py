@@ -140,6 +140,7 @@ def test_every_log_template_of_a_whole_game_has_its_dutch(options):
         assert english_texts(f"<p>{text}</p>") == {}, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["lives", "lifeline", "points", "open-main"])
 def test_every_board_of_a_whole_game_reads_in_dutch(options):
     positions, _ = played(options, seed=11)

@@ -173,6 +173,7 @@ def test_every_log_template_of_a_whole_game_has_its_dutch(players, dicey, seed):
         assert [entry_text(entry) for entry in logs] == [entry["text"] for entry in logs]  # the English is kept
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "dicey", "seed"), GAMES)
 def test_every_board_of_a_whole_game_reads_in_dutch(players, dicey, seed):
     known = known_templates()

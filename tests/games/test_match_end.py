@@ -102,6 +102,7 @@ def assert_everything_public(match: Match, viewers: list) -> None:
         assert len(history) == len(every_text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("way", sorted(ENDINGS))
 def test_every_way_a_match_ends_makes_everything_public(way, alice, bob, carol, staff, client_for):
     match = mid_game(alice, bob)

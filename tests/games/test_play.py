@@ -201,6 +201,7 @@ def test_the_setup_hint_does_not_offer_moving_pieces(alice, bob, client_for):
     assert "select one of your pieces" in page.lower()
 
 
+@pytest.mark.slow
 def test_a_whole_match_against_a_bot_to_the_result(alice, client_for, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         match = start_match(alice, ["random"])

@@ -144,6 +144,7 @@ def play_to_the_end(match: Match, capture) -> Match:
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players", BIGGER)
 @pytest.mark.parametrize("where", ["board", "api"])
 def test_resigning_a_bigger_game_hands_the_seat_to_a_bot_and_ranks_the_player_last(

@@ -32,6 +32,7 @@ def entry_ids(page: str) -> list[int]:
     return [int(n) for n in re.findall(r'action="/inbox/(\d+)/delete/"', page)]
 
 
+@pytest.mark.slow
 def test_136_unread_are_cleared_by_mark_all_read_and_not_by_looking(alice, bob, client_for):
     match = start_match(alice, [bob])
     many_unread(match, bob, 136)

@@ -19,7 +19,7 @@ from moderation import actions as moderation
 from ratings.replay import positions
 from tests.helpers import start_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 def finished_against_a_bot(user, capture, slug: str = "solitaire-chess") -> Match:

@@ -14,7 +14,7 @@ import pytest
 from games.engines.registry import available_engines
 from tests.helpers import play_against_random_bots
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 SECOND_PERSON = re.compile(r"\b(you|your|yours)\b", re.IGNORECASE)
 LABELS = re.compile(r'(?:aria-label|title|alt)="([^"]*)"')

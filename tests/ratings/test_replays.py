@@ -24,6 +24,7 @@ def next_link(page: str) -> str | None:
     return unescape(found.group(1)) if found else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", sorted(available_engines()))
 def test_replay_steps_from_start_to_end(slug, alice, client, django_capture_on_commit_callbacks):
     match = play_against_random_bots(alice, slug, django_capture_on_commit_callbacks)
@@ -64,6 +65,7 @@ def test_replay_parameters_out_of_range_are_clamped(alice, bob, client):
         assert client.get(f"/matches/{match.pk}/replay/{query}").status_code == 200, query
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ["solitaire-chess", "lizzy-ghosties"])
 def test_record_round_trip(slug, alice, client, tmp_path, django_capture_on_commit_callbacks):
     match = play_against_random_bots(alice, slug, django_capture_on_commit_callbacks)
@@ -114,6 +116,7 @@ def test_admin_replay_uses_the_shared_loop(alice, bob, make_user, client_for):
     assert json.loads(unescape(shown)) == match.state
 
 
+@pytest.mark.slow
 def test_hostile_values_in_the_new_pages_are_never_a_500(alice, bob, client_for):
     """Issue 15's paths and query parameters get the fuzz suite's worst values (tests/hostile.py)."""
     from urllib.parse import quote_from_bytes

@@ -113,6 +113,7 @@ def cases(m):
 WHO = ["anonymous", "outsider", "seated", "other_seat", "staff"]
 
 
+@pytest.mark.slow
 def test_every_url_for_every_visitor(world):
     match = world["match"]
     for method, url, expected in cases(match.pk):

@@ -19,12 +19,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bench.broker_stress import CONSUMERS, MESSAGES_EACH, PRODUCERS, TRANSPORTS, connect, stress
 from dizzysite import broker
 
 TRANSPORT = TRANSPORTS["dizzy"]
 
 
+@pytest.mark.slow
 def test_stress_producers_and_two_consumers_lose_and_tear_nothing(tmp_path):
     result = stress(tmp_path / "broker", TRANSPORT)
     print(json.dumps({k: v for k, v in result.items() if k != "crashes"}), result["crashes"][:3])
@@ -82,6 +85,7 @@ def test_an_undecodable_message_is_set_aside_and_logged_and_the_next_one_comes(t
     )
 
 
+@pytest.mark.slow
 def test_an_exchange_table_is_read_whole_while_queues_are_bound(tmp_path):
     """Many bindings at once: every one is kept (a lock file), and a reader always decodes the table."""
     folder = tmp_path / "broker"

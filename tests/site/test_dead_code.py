@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("games", "moderation", "notifications", "accounts", "ratings", "api", "push", "tournaments", "dizzysite")
 SKIPPED = {".venv", "tests", "bench", "var", "staticfiles"}
@@ -24,6 +26,7 @@ def site_texts() -> dict[Path, str]:
     return texts
 
 
+@pytest.mark.slow
 def test_every_public_function_of_the_apps_is_used():
     texts = site_texts()
     unused = []

@@ -20,7 +20,7 @@ from games.engines.registry import get_engine
 from games.models import Match
 from tests.dutch_words import assert_dutch, games_with_dutch_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 def dutch_players(make_user, count: int) -> list:

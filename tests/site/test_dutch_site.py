@@ -27,7 +27,7 @@ from notifications.models import Kind, Notification
 from tests.dutch_words import assert_dutch, english_texts
 from tests.helpers import start_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 HREF = re.compile(r'href="([^"]*)"')
 NOT_WALKED = ("/accounts/logout/", "/admin/", "/api/v1/", "/static/", "/jsi18n/", "/calendar/", "/sw.js")

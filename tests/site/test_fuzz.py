@@ -15,7 +15,7 @@ from games.models import Match, Move
 from tests.helpers import start_match, user_to_act
 from tests.hostile import HOSTILE
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 json_values = st.recursive(

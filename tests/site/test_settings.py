@@ -48,6 +48,7 @@ PRODUCTION = {
 }
 
 
+@pytest.mark.slow
 def test_production_settings_pass_check_deploy():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
