@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench bench-scale ladder selfplay clean
+.PHONY: install run test test-fast lint bench bench-scale ladder selfplay clean
 
 install: $(STAMP)
 
@@ -25,6 +25,13 @@ run: install
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The suite without what is long (the audit is `slow` too) or needs real parts (markers in pyproject.toml),
+# on two processes (pytest-xdist): under 5 minutes on a 2-core machine. `make test` (CI) runs everything.
+FAST := not slow and not browser and not integration
+
+test-fast: install
+	$(PY) -m pytest -n 2 -m "$(FAST)" $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

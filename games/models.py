@@ -3,7 +3,7 @@
 The engine state lives server-side in Match.state with a version number that every applied move
 increments; Match.revision also changes on lobby events (joins, leaves), so a page can tell cheaply
 whether anything it shows has changed. Replaying Match.seed and the Move log rebuilds Match.state
-exactly (tests/test_replay.py).
+exactly (tests/games/test_admin_replay.py).
 """
 
 from __future__ import annotations

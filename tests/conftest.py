@@ -85,3 +85,18 @@ def chromium_path() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     require(path is not None, "Debian's chromium is not installed (apt-get install chromium)")
     return path
+
+
+@pytest.fixture
+def browser(chromium_path, monkeypatch):
+    """Debian's chromium driven by Playwright, for the tests marked `browser`."""
+    # Playwright's sync API runs an event loop in this thread; Django's ORM in the test is still sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_helpers import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.engines.flower_field import ENGINE, SPEC, bots
-from tests.engines.test_flower_field import challenge, plant, started, step, with_duplicate
+from tests.engines.flower_field_moves import challenge, plant, started, step, with_duplicate
 
 
 def hard(state: dict, seat: int, seed: int = 1) -> dict:
@@ -15,6 +17,7 @@ def hard(state: dict, seat: int, seed: int = 1) -> dict:
     return move
 
 
+@pytest.mark.slow
 def test_hard_always_answers_a_legal_move_in_whole_games() -> None:
     for seed, levels in ((1, ("hard", "random")), (3, ("normal", "hard"))):
         state = ENGINE.new_state(2, ENGINE.parse_options({}, 2), seed)
@@ -72,6 +75,7 @@ def test_hard_lets_a_first_plausible_claim_pass_and_doubts_a_repeated_one() -> N
     assert hard(state, 1) == {"type": "challenge_challenge"}
 
 
+@pytest.mark.slow
 def test_hard_bluffs_more_against_a_player_who_never_doubts() -> None:
     state = started()
     state = step(state, 0, plant(("D5", "red"), ("D3", "red")))

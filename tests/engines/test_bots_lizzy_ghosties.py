@@ -16,6 +16,7 @@ def tiny_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots, "MIN_DEALS", 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 7])
 def test_hard_always_answers_a_legal_move(players: int, tiny_budget: None) -> None:
     state = ENGINE.new_state(players, ENGINE.parse_options({"dicey": players == 5}, players), players)

@@ -15,6 +15,7 @@ def tiny_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots, "HARD_BUDGET_S", 0.002)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["death", "final"])
 def test_hard_always_answers_a_legal_move_and_its_state_shows_the_same_view(ruleset: str, tiny_budget: None) -> None:
     for seed, levels in ((1, ("hard", "random")), (2, ("normal", "hard"))):

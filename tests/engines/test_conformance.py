@@ -53,6 +53,7 @@ def test_engines_do_not_import_django():
                 assert name.split(".")[0] != "django", f"{path} imports {name}: engines are plain Python"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", sorted(ENGINES))
 def test_random_playouts_keep_the_contract(slug):
     engine = ENGINES[slug]

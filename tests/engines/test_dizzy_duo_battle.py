@@ -674,6 +674,7 @@ options_strategy = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 6),

@@ -7,7 +7,6 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,52 +25,12 @@ from games.engines.flower_field.rules import (
     is_connected,
     placement_key,
 )
+from tests.engines.flower_field_moves import FAR0, FAR1, challenge, hide, plant, started, step, with_duplicate
 from tests.rule_vectors import cases_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Hidden flowers far from the centre, so that the scenarios below do not touch them.
-FAR0 = [("A1", "blue"), ("G7", "blue")]
-FAR1 = [("A7", "yellow"), ("G1", "yellow")]
-
-
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def hide(flowers: list[tuple[str, str]]) -> dict[str, Any]:
-    return {"type": "hide", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
-
-
-def plant(*flowers: tuple[str, str]) -> dict[str, Any]:
-    return {"type": "plant", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
-
-
-def challenge(a: str, b: str) -> dict[str, Any]:
-    return {"type": "challenge", "a": a.split(), "b": b.split()}
-
-
-def step(state: dict, seat: int, move: dict) -> dict:
-    before = copy.deepcopy(state)
-    new, entries = ENGINE.apply(state, seat, move)
-    assert state == before, "apply mutated its input"
-    assert all(e["audience"] == "all" or isinstance(e["audience"], list) for e in entries)
-    ENGINE.check_invariants(new)
-    return new
-
-
-def started(hidden0=FAR0, hidden1=FAR1, seed: int = 1) -> dict:
-    """Seat 0 is the advantage player and goes first; both hid their flowers."""
-    state = ENGINE.new_state(2, {"advantage": "0"}, seed)
-    state = step(state, 0, {"type": "order", "go": "first"})
-    state = step(state, 0, hide(hidden0))
-    return step(state, 1, hide(hidden1))
-
-
-def with_duplicate(**kwargs: Any) -> dict:
-    """Seat 1's planting D6 + D2 makes D2-D5 (R R Y R) equal to D3-D6 (R Y R R) by a reflection."""
-    state = started(**kwargs)
-    state = step(state, 0, plant(("D5", "red"), ("D3", "red")))
-    return step(state, 1, plant(("D6", "red"), ("D2", "red")))
 
 
 DUPLICATE = challenge("D2 D3 D4 D5", "D3 D4 D5 D6")
@@ -755,6 +714,7 @@ def playout(seed: int, levels: tuple[str, str], rng: random.Random, check_twins:
     return moves, state
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
@@ -770,6 +730,7 @@ def test_random_playouts_keep_the_rules_and_replay_exactly(seed, levels, choice)
     assert state == final
 
 
+@pytest.mark.slow
 def test_undo_and_restore_keep_board_and_log_in_agreement():
     """Several seeds of random bots, which claim and doubt a lot: undo and restore happen."""
     undone = restored = 0
@@ -825,6 +786,7 @@ def test_hard_bot_accepts_a_claim_proved_true_before():
     assert move == {"type": "accept"}
 
 
+@pytest.mark.slow
 def test_bots_answer_with_listed_moves_in_every_phase():
     rng = random.Random(5)
     for level in ("normal", "hard"):

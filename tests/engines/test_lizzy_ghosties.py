@@ -1218,6 +1218,7 @@ def check_step(state: Json, new: Json, logs: list[Json], seat: int, move: Any) -
         assert dice is None or len(dice) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.sampled_from([3, 4, 6, 8]),
@@ -1265,6 +1266,7 @@ def test_normal_bot_plays_only_legal_moves(players: int) -> None:
         state, _ = ENGINE.apply(state, seat, move)
 
 
+@pytest.mark.slow
 def test_normal_bot_wins_more_than_random_seats() -> None:
     """The brief's target: with one normal bot and three random ones, the normal bot is on the
     winning team at least 1.5 times as often as the average random seat."""

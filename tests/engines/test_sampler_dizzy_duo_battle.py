@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from games.engines.dizzy_cards import DECK
 from games.engines.dizzy_duo_battle import ENGINE, SPEC
 from games.engines.dizzy_duo_battle.sampler import known_held, sample_state
@@ -18,6 +20,7 @@ SETUPS = [
 ]
 
 
+@pytest.mark.slow
 def test_samples_show_the_same_view_over_many_positions() -> None:
     checked = 0
     for game, (players, raw) in enumerate(SETUPS):
