@@ -24,12 +24,12 @@ from games.engines.registry import SPECS, get_engine
 from games.models import BOT_LEVELS, Match, TimeControl
 from moderation.actions import abort
 from moderation.models import ModerationLog
-from notifications.models import Kind
+from notifications.models import Kind, Notification
 from notifications.service import notify_tournament
 from ratings.models import Pool, Rating, display
 from tournaments import pairing
-from tournaments.matches import create_started_match
-from tournaments.models import Entry, Invitation, Round, Table, TableSeat, Tournament
+from tournaments.matches import PlannedRound, create_rounds
+from tournaments.models import Entry, Invitation, Round, Table, Tournament
 from tournaments.standings import compute_standings, knockout_winners, pairable, read_tables, rounds_with_tables
 
 MAX_ROUNDS = 30
@@ -154,6 +154,11 @@ def tell_entrants(tournament: Tournament, kind: str) -> None:
     caller's transaction; emails and pushes go once it commits."""
     for entry in tournament.entries.select_related("user").filter(user__isnull=False):
         notify_tournament(tournament, entry.user, kind)
+
+
+def entrant_notifications(tournament: Tournament, entries: list[Entry], kind: str) -> list[Notification]:
+    """tell_entrants' rows, unsaved, for notify_all (a new tournament: none of them exists yet)."""
+    return [Notification(tournament=tournament, recipient=e.user, kind=kind, turn=0) for e in entries if e.user_id]
 
 
 def do_add_bot(tournament_id: int, user: User, level: str) -> Entry:
@@ -291,7 +296,9 @@ def do_start_if_due(tournament_id: int) -> str:
         tournament.save(update_fields=["status"])
         rounds = total_rounds(tournament, len(entries))
         all_now = tournament.format == Tournament.Format.ROUND_ROBIN and tournament.all_at_once
-        for _ in range(rounds if all_now else 1):
+        if all_now:
+            pair_all_rounds(tournament, entries, rounds)
+        else:
             pair_round(tournament)
         tell_entrants(tournament, Kind.TOURNAMENT_STARTED)
         return "started"
@@ -341,17 +348,33 @@ def pair_round(tournament: Tournament, tables=None) -> Round:
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
     number = tournament.current_round + 1
     planned = plan_round(tournament, number, entries, tables)
-    round_ = Round.objects.create(tournament=tournament, number=number)
-    seats = []
-    for table_number, ids in enumerate(planned.tables + ([(planned.bye,)] if planned.bye is not None else []), 1):
-        seated = [entries[i] for i in ids]
-        match = create_started_match(tournament, seated) if len(seated) > 1 else None
-        table = Table.objects.create(round=round_, number=table_number, match=match)
-        seats.extend(TableSeat(table=table, entry=entry, number=n) for n, entry in enumerate(seated))
-    TableSeat.objects.bulk_create(seats)
+    seated = [
+        [entries[i] for i in ids] for ids in planned.tables + ([(planned.bye,)] if planned.bye is not None else [])
+    ]
+    (round_,) = create_rounds([PlannedRound(tournament, number, seated)])
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     return round_
+
+
+def round_robin_plans(tournament: Tournament, entries: list[Entry], rounds: int) -> list[PlannedRound]:
+    """Every round of an all-at-once round robin of these entries (all active, seeded), planned
+    before any is played: the pairing needs no results (plan_round for round robins, in memory)."""
+    seeded = sorted(entries, key=lambda e: (e.seed or 0, e.pk))
+    by_id = {e.pk: e for e in seeded}
+    plans = []
+    for number in range(1, rounds + 1):
+        planned = pairing.round_robin_round([e.pk for e in seeded], number - 1)
+        ids = planned.tables + ([(planned.bye,)] if planned.bye is not None else [])
+        plans.append(PlannedRound(tournament, number, [[by_id[i] for i in table] for table in ids]))
+    return plans
+
+
+def pair_all_rounds(tournament: Tournament, entries: list[Entry], rounds: int) -> None:
+    """An all-at-once round robin's rounds, every match created now (called with the tournament locked)."""
+    create_rounds(round_robin_plans(tournament, entries, rounds))
+    tournament.current_round = rounds
+    tournament.save(update_fields=["current_round"])
 
 
 def plan_round(tournament: Tournament, number: int, entries: dict[int, Entry], tables) -> pairing.Round:
