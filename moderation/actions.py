@@ -128,6 +128,10 @@ def suspend_user(moderator: User, user: User, days: int | None, seats: str, reas
         user.save(update_fields=["is_active", "banned", "suspended_until"])
         action = "ban" if days is None else f"suspend {days} days"
         _log(moderator, f"{action}, seats to {seats}", reason, target_user=user)
+    if days is None:  # ruling TRN-8: a banned entrant loses their running tournament matches at once
+        from tournaments.actions import do_forfeit_banned  # tournaments imports this module
+
+        do_forfeit_banned(user.pk)
     for seat in Seat.objects.filter(user=user, handed_to_bot=False).select_related("match"):
         match = seat.match
         if match.status == Match.Status.OPEN:

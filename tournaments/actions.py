@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games.actions.common import ActionError, NotAllowed, check_can_play  # noqa: F401 (raised to callers)
+from games.actions.resign import do_forfeit
 from games.engines.base import BadOptions
 from games.engines.registry import SPECS, get_engine
 from games.models import BOT_LEVELS, Match, TimeControl
@@ -29,7 +30,7 @@ from notifications.service import notify_tournament
 from ratings.models import Pool, Rating, display
 from tournaments import pairing
 from tournaments.matches import PlannedRound, create_rounds
-from tournaments.models import Entry, Invitation, Round, Table, Tournament
+from tournaments.models import Entry, Invitation, Round, Table, TableSeat, Tournament
 from tournaments.standings import compute_standings, knockout_winners, pairable, read_tables, rounds_with_tables
 
 MAX_ROUNDS = 30
@@ -192,8 +193,8 @@ def do_invite(tournament_id: int, user: User, username: str) -> Invitation:
 
 
 def do_leave(tournament_id: int, user: User) -> Tournament:
-    """Before the start: the entry goes. After: the player withdraws and is paired no more (their
-    running matches go on under the usual timeout rules, ALL-4)."""
+    """Before the start: the entry goes. After: the player withdraws, is paired no more, and loses
+    their running matches of the tournament at once (ruling TRN-8)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         entry = tournament.entries.filter(user=user).first()
@@ -204,6 +205,7 @@ def do_leave(tournament_id: int, user: User) -> Tournament:
         elif tournament.status == Tournament.Status.RUNNING and entry.active:
             entry.withdrawn = True
             entry.save(update_fields=["withdrawn"])
+            forfeit_running_matches(entry)
         else:
             raise ActionError(gettext("This tournament is over."))
         return tournament
@@ -232,7 +234,30 @@ def do_disqualify(entry_id: int, reason: str) -> Entry:
         entry.disqualified = True
         entry.reason = reason[:300]
         entry.save(update_fields=["disqualified", "reason"])
-        return entry
+        return entry  # their running matches: the moderator re-pairs the round, or they play on (TRN-8)
+
+
+def forfeit_running_matches(entry: Entry) -> int:
+    """Ruling TRN-8: an entrant who is out (withdrawn or banned) loses every running match
+    of the tournament at once, as their clock running out for good would have them lose it: in a game
+    of two the opponent wins; in a bigger one a bot takes the seat for good (ALL-4) and they are ranked
+    last (SITE-RESIGN). Called with the tournament locked; returns how many matches it changed."""
+    seats = TableSeat.objects.filter(entry=entry, table__match__status=Match.Status.ACTIVE).select_related("table")
+    for seat in seats:
+        do_forfeit(seat.table.match_id, seat.number)
+    return len(seats)
+
+
+def do_forfeit_banned(user_id: int) -> int:
+    """A banned player's running tournaments: each one's matches lost at once (TRN-8); they are paired
+    no more (tournaments.standings.pairable reads is_active). Returns how many matches it changed."""
+    changed = 0
+    running = Entry.objects.filter(user_id=user_id, tournament__status=Tournament.Status.RUNNING)
+    for entry_id, tournament_id in running.values_list("pk", "tournament_id"):
+        with transaction.atomic():
+            lock_tournament(tournament_id)
+            changed += forfeit_running_matches(Entry.objects.get(pk=entry_id))
+    return changed
 
 
 def do_repair_round(tournament_id: int, moderator: User, reason: str) -> Round:
