@@ -34,6 +34,7 @@ from tournaments.models import Entry, Invitation, Round, Table, TableSeat, Tourn
 from tournaments.standings import compute_standings, knockout_winners, pairable, read_tables, rounds_with_tables
 
 MAX_ROUNDS = 30
+MAX_ROUND_HOURS = 2000  # about twelve weeks between rounds
 
 
 @dataclass
@@ -49,6 +50,7 @@ class TournamentSettings:
     rounds: int = 5
     table_size: int = 4
     all_at_once: bool = False
+    round_hours: int | None = None
     min_entrants: int = 2
     max_entrants: int = 64
     rating_min: int | None = None
@@ -90,6 +92,8 @@ def check_create(user: User, chosen: TournamentSettings) -> dict[str, Any]:
         raise ActionError(gettext("The start must be in the future."))
     if not max(2, smallest) <= chosen.min_entrants <= chosen.max_entrants <= 1000:
         raise ActionError(gettext("The minimum of entrants must be at least two and at most the maximum."))
+    if chosen.round_hours is not None and not 1 <= chosen.round_hours <= MAX_ROUND_HOURS:
+        raise ActionError(gettext("Choose between 1 and 2000 hours between rounds."))
     if not 1 <= chosen.rounds <= MAX_ROUNDS:
         raise ActionError(gettext("Choose between 1 and 30 rounds."))
     if chosen.rating_min is not None and chosen.rating_max is not None and chosen.rating_min > chosen.rating_max:
@@ -338,16 +342,23 @@ def do_advance_if_round_over(tournament_id: int) -> str:
             return ""
         rounds = rounds_with_tables(tournament)
         tables = read_tables(tournament, rounds)
-        if not all(read.over for reads in tables.values() for read in reads):
-            return ""
+        all_over = all(read.over for reads in tables.values() for read in reads)
         entrants = tournament.entries.count()
         active = sum(pairable(entry) for entry in tournament.entries.select_related("user"))
         last = tournament.current_round >= total_rounds(tournament, entrants)
-        knockout_won = tournament.format == Tournament.Format.KNOCKOUT and len(tables[tournament.current_round]) == 1
+        knockout = tournament.format == Tournament.Format.KNOCKOUT
+        knockout_won = knockout and len(tables[tournament.current_round]) == 1
         smallest, _ = seats_per_match(tournament.game, tournament.format, tournament.table_size)
         if last or knockout_won or active < smallest:
+            if not all_over:
+                return ""
             _finish(tournament, tables)
             return "finished"
+        due = tournament.round_due(tournament.current_round + 1)
+        if due is not None and due > timezone.now():
+            return ""  # a fixed schedule: the next round not before its time
+        if not all_over and (due is None or knockout):  # on schedule, only a knockout waits for its winners
+            return ""
         pair_round(tournament, tables)
         return "paired"
 
@@ -484,12 +495,18 @@ def due_to_start() -> list[int]:
 
 
 def rounds_maybe_over() -> list[int]:
-    """Running tournaments whose current round has no match still open or in play."""
+    """Running tournaments whose current round has no match still open or in play, or whose next
+    round is due on their fixed schedule."""
     busy = set(
         Table.objects.filter(
             round__tournament__status=Tournament.Status.RUNNING,
             match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
         ).values_list("round__tournament_id", flat=True)
     )
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True)
-    return [pk for pk in running if pk not in busy]
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    now = timezone.now()
+    return [
+        t.pk
+        for t in running.only("pk", "starts_at", "round_hours", "current_round")
+        if t.pk not in busy or (t.round_hours is not None and t.round_due(t.current_round + 1) <= now)
+    ]

@@ -89,8 +89,19 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
         "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_engine(tournament.game).bots],
         "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
         "error": error,
+        **next_round(tournament, len(entries)),
     }
     return render(request, "tournaments/tournament.html", context, status=status)
+
+
+def next_round(tournament: Tournament, entrants: int) -> dict[str, object]:
+    """On a fixed schedule, when the running tournament's next round is paired (none after the last)."""
+    number = tournament.current_round + 1
+    if tournament.round_hours is None or tournament.status != Tournament.Status.RUNNING:
+        return {}
+    if number > actions.total_rounds(tournament, entrants):
+        return {}
+    return {"next_round_number": number, "next_round_due": tournament.round_due(number)}
 
 
 def may_enter(tournament: Tournament, user) -> bool:

@@ -24,7 +24,9 @@ def season_start_queries(make_user, divisions: int, prefix: str, clock: str = "d
     players = [make_user(f"{prefix}{n}") for n in range(4 * divisions)]
     for player in players:
         actions.do_join_championship(championship.pk, player)
-    PushSubscription.objects.create(user=players[0], endpoint=f"https://push.example/{prefix}", p256dh="k", auth="a")
+    PushSubscription.objects.bulk_create(  # every player a device: pushes in both sizes, whoever moves first
+        PushSubscription(user=p, endpoint=f"https://push.example/{p.username}", p256dh="k", auth="a") for p in players
+    )
     with CaptureQueriesContext(connection) as queries:
         assert actions.do_start_season_if_due(championship.pk) == "started"
     season = championship.seasons.get()
@@ -61,6 +63,6 @@ def test_the_season_s_matches_are_started_like_a_lobby_s(make_user, django_captu
     assert Seat.objects.filter(match__tournament_table__round__tournament=division).count() == 12
     told = Notification.objects.filter(tournament=division, kind=Kind.TOURNAMENT_STARTED)
     assert told.count() == 4
-    # p0 has a device: a push for their "your turn" rows and the season's start ("started" is not pushed)
+    # every player has a device: a push for a "your turn" row and the season's start ("started" is not pushed)
     pushed = set(PushDelivery.objects.values_list("notification__kind", flat=True))
-    assert Kind.TOURNAMENT_STARTED in pushed and Kind.STARTED not in pushed
+    assert {Kind.TOURNAMENT_STARTED, Kind.YOUR_TURN} <= pushed and Kind.STARTED not in pushed
