@@ -90,6 +90,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
         "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
         "error": error,
         **next_round(tournament, len(entries)),
+        "bracket": bracket(tournament, tables, winners, len(entries)),
     }
     return render(request, "tournaments/tournament.html", context, status=status)
 
@@ -102,6 +103,35 @@ def next_round(tournament: Tournament, entrants: int) -> dict[str, object]:
     if number > actions.total_rounds(tournament, entrants):
         return {}
     return {"next_round_number": number, "next_round_due": tournament.round_due(number)}
+
+
+def bracket(
+    tournament: Tournament, tables: dict[int, list[TableRead]], winners: dict[int, Entry], entrants: int
+) -> list[dict[str, object]]:
+    """A knockout's bracket, drawn on the page: a column per round, final included, each with its
+    matches in bracket order (round n + 1's match i is between the winners of round n's matches 2i - 1
+    and 2i, tournaments.pairing.knockout_next_round); a match not paired yet is an empty slot."""
+    if tournament.format != Tournament.Format.KNOCKOUT or not tables.get(1):
+        return []
+    total = actions.total_rounds(tournament, entrants)
+    size = len(tables[1])
+    columns = []
+    for number in range(1, total + 1):
+        reads = tables.get(number, [])
+        slots = [reads[i] if i < len(reads) else None for i in range(max(1, size >> (number - 1)))]
+        columns.append(
+            {
+                "name": round_name(number, total),
+                "slots": [{"read": read, "winner": read and winners.get(read.table.pk)} for read in slots],
+            }
+        )
+    return columns
+
+
+def round_name(number: int, total: int) -> str:
+    """A knockout round as players call it: the final, the semi-finals, the quarter-finals, or its number."""
+    names = {0: gettext("Final"), 1: gettext("Semi-finals"), 2: gettext("Quarter-finals")}
+    return names.get(total - number) or gettext("Round %(number)s") % {"number": number}
 
 
 def may_enter(tournament: Tournament, user) -> bool:

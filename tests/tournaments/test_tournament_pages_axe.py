@@ -1,5 +1,5 @@
-"""axe-core over the tournament pages (list, a running round robin with its crosstable, the
-organiser's form, a championship), and the join form used with the keyboard alone.
+"""axe-core over the tournament pages (list, a running round robin with its crosstable, a knockout
+with its bracket, the organiser's form, a championship), and the join form used with the keyboard alone.
 
 Marker `browser`: Debian's chromium driven by Playwright; axe-core comes with axe-playwright-python."""
 
@@ -63,17 +63,30 @@ def test_the_tournament_pages_are_axe_clean_and_joining_works_by_keyboard(browse
     upcoming = actions.do_create(
         alice, TournamentSettings(name="Open", starts_at=timezone.now() + timedelta(days=1), **chosen)
     )
+    knockout = actions.do_create(
+        alice,
+        TournamentSettings(
+            name="Knockout", starts_at=timezone.now() + timedelta(hours=1), **{**chosen, "format": "knockout"}
+        ),
+    )
+    for player in (alice, bob, carol):
+        actions.do_join(knockout.pk, player)
+    Tournament.objects.filter(pk=knockout.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    actions.do_start_if_due(knockout.pk)
     championship = Championship.objects.create(game="solitaire-chess", organiser=alice)
     page = page_as(browser, live_server, bob)
     for path in (
         "/tournaments/",
         f"/tournaments/{running.pk}/",
         f"/tournaments/{upcoming.pk}/",
+        f"/tournaments/{knockout.pk}/",  # its bracket drawn
         "/tournaments/new/",
         f"/championships/{championship.pk}/",
     ):
         page.goto(live_server.url + path)
         assert serious_violations(page) == [], path
+        if path == f"/tournaments/{knockout.pk}/":
+            assert page.locator(".bracket-round").count() == 2  # the semi-finals and the final
     page.goto(live_server.url + f"/tournaments/{upcoming.pk}/")
     page.get_by_role("button", name="Enter this tournament").focus()
     with page.expect_navigation():
