@@ -222,11 +222,46 @@ def do_cancel(tournament_id: int, reason: str) -> Tournament:
         tournament = lock_tournament(tournament_id)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             raise ActionError(gettext("This tournament is over."))
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.ended = timezone.now()
-        tournament.end_reason = reason[:300]
-        tournament.save(update_fields=["status", "ended", "end_reason"])
-        tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
+        _cancel_locked(tournament, reason)
+        return tournament
+
+
+def _cancel_locked(tournament: Tournament, reason: str) -> None:
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.ended = timezone.now()
+    tournament.end_reason = reason[:300]
+    tournament.save(update_fields=["status", "ended", "end_reason"])
+    tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
+
+
+def _check_organiser_before_start(tournament: Tournament, user: User) -> None:
+    if tournament.organiser_id != user.pk:
+        raise NotAllowed(gettext("Only the organiser can change this tournament."))
+    if tournament.status != Tournament.Status.OPEN:
+        raise ActionError(gettext("The tournament has started: only a moderator can change it now."))
+
+
+def do_organiser_cancel(tournament_id: int, user: User) -> Tournament:
+    """The organiser calls their tournament off before it starts; the entrants hear it is over."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        _check_organiser_before_start(tournament, user)
+        _cancel_locked(tournament, gettext_noop("Cancelled by the organiser."))  # translated where shown
+        return tournament
+
+
+def do_edit(tournament_id: int, user: User, chosen: TournamentSettings) -> Tournament:
+    """The organiser changes their tournament before it starts, checked as at its creation; no
+    fewer places than players entered."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        _check_organiser_before_start(tournament, user)
+        options = check_create(user, chosen)
+        if chosen.max_entrants < tournament.entries.count():
+            raise ActionError(gettext("More players have entered than that maximum allows."))
+        for field, value in vars(chosen).items():
+            setattr(tournament, field, options if field == "options" else value)
+        tournament.save()
         return tournament
 
 

@@ -1,12 +1,13 @@
-"""Thin views of the tournaments: the list, a tournament's page, the organiser's form, join, leave."""
+"""Thin views of the tournaments: the list, a tournament's page, the organiser's form and page, join, leave."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -177,6 +178,45 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             return redirect(tournament)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@login_required
+def organised(request: HttpRequest) -> HttpResponse:
+    """The organiser's page: their tournaments, newest first; those not started yet may be changed,
+    called off, and players invited."""
+    rows = Tournament.objects.filter(organiser=request.user).annotate(entrants=Count("entries")).order_by("-starts_at")
+    return render(request, "tournaments/organised.html", {"tournaments": list(rows[:LIST_LIMIT])})
+
+
+@login_required
+def edit_tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id, organiser=request.user)
+    form = TournamentForm(request.POST or None, initial=form_initial(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.do_edit(tournament.pk, request.user, form.chosen())
+        except actions.ActionError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, gettext("The tournament is changed."))
+            return redirect(tournament)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "tournament": tournament}
+    return render(request, "tournaments/new.html", context, status=status)
+
+
+def form_initial(tournament: Tournament) -> dict[str, object]:
+    """The organiser's form filled in with what the tournament is now."""
+    fields = TournamentForm.base_fields
+    initial = {name: getattr(tournament, name) for name in fields if name != "starts_at"}
+    return {**initial, "starts_at": timezone.localtime(tournament.starts_at)}
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    run = lambda: actions.do_organiser_cancel(tournament_id, request.user)  # noqa: E731
+    return _act(request, run, gettext("The tournament is called off."), object_id=tournament_id)
 
 
 def _act(request: HttpRequest, run, success: str, model=Tournament, object_id: int = 0) -> HttpResponse:

@@ -1,5 +1,5 @@
 """axe-core over the tournament pages (list, a running round robin with its crosstable, a knockout
-with its bracket, the organiser's form, a championship), and the join form used with the keyboard alone.
+with its bracket, the organiser's form and page, a championship), and the join form used with the keyboard alone.
 
 Marker `browser`: Debian's chromium driven by Playwright; axe-core comes with axe-playwright-python."""
 
@@ -87,6 +87,10 @@ def test_the_tournament_pages_are_axe_clean_and_joining_works_by_keyboard(browse
         assert serious_violations(page) == [], path
         if path == f"/tournaments/{knockout.pk}/":
             assert page.locator(".bracket-round").count() == 2  # the semi-finals and the final
+    organiser = page_as(browser, live_server, alice)
+    for path in ("/tournaments/organised/", f"/tournaments/{upcoming.pk}/edit/", f"/tournaments/{upcoming.pk}/"):
+        organiser.goto(live_server.url + path)
+        assert serious_violations(organiser) == [], path
     page.goto(live_server.url + f"/tournaments/{upcoming.pk}/")
     page.get_by_role("button", name="Enter this tournament").focus()
     with page.expect_navigation():
