@@ -18,6 +18,7 @@ PUSH_DEFAULTS = {
     Kind.TOURNAMENT_ENTRY: False,
     Kind.TOURNAMENT_STARTED: True,
     Kind.TOURNAMENT_OVER: True,
+    Kind.TOURNAMENT_ROUND: True,  # a new match to play, perhaps days after the last one
 }
 
 

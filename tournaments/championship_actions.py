@@ -18,7 +18,7 @@ from notifications.service import notify_all
 from tournaments.actions import entrant_notifications, round_robin_plans, total_rounds
 from tournaments.championship import Finish, level_of, next_divisions
 from tournaments.matches import create_rounds
-from tournaments.models import Championship, ChampionshipMember, Entry, Season, Tournament
+from tournaments.models import DIVISION_NAME, Championship, ChampionshipMember, Entry, Season, Tournament
 
 
 def lock_championship(championship_id: int) -> Championship:
@@ -100,7 +100,7 @@ def start_divisions(championship: Championship, season: Season, divisions: list[
     now = timezone.now()
     tournaments = Tournament.objects.bulk_create(
         Tournament(
-            name=f"{championship.game_name}, season {season.number}, division {index + 1}",
+            name=DIVISION_NAME.format(game=championship.game_name, season=season.number, division=index + 1),
             game=championship.game,
             time_preset=championship.time_preset,
             format=Tournament.Format.ROUND_ROBIN,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from games.actions.batch import NewMatch, start_matches
 from games.engines.registry import get_engine
+from notifications.models import Kind
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 
 
@@ -54,4 +55,5 @@ def new_match(tournament: Tournament, entries: Sequence[Entry]) -> NewMatch:
         time_preset=tournament.time_preset,
         rated=tournament.rated,
         players=[(entry.user_id, entry.bot_level) for entry in entries],
+        opening_kind=Kind.TOURNAMENT_ROUND,  # "a new round, and your match", whoever moves first
     )

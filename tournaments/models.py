@@ -12,10 +12,16 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.models import BOT_LEVELS, Match, TimeControl
+
+# A championship division's name; stored in English (Tournament.name, for the admin and the API) and
+# shown in the reader's language (Tournament.title).
+DIVISION_NAME = gettext_noop("{game}, season {season}, division {division}")
 
 
 class Tournament(models.Model):
@@ -78,6 +84,14 @@ class Tournament(models.Model):
     @property
     def game_name(self) -> str:
         return GAME_NAMES.get(self.game, self.game)
+
+    @property
+    def title(self) -> str:
+        """The name as players read it: a championship division's is made in the reader's language
+        when it is shown (lazily: an email or push takes its recipient's), the stored name otherwise."""
+        if self.season_id is None or self.division is None:
+            return self.name
+        return format_lazy(_(DIVISION_NAME), game=self.game_name, season=self.season.number, division=self.division + 1)
 
     def round_due(self, number: int) -> datetime | None:
         """When round `number` is paired on the fixed schedule (None: no schedule)."""

@@ -35,7 +35,7 @@ def player_tournaments(user, limit: int = PROFILE_LIMIT) -> list[PlayedTournamen
     entries = (
         Entry.objects.filter(user=user)
         .exclude(tournament__status=Tournament.Status.CANCELLED)
-        .select_related("tournament")
+        .select_related("tournament__season")
         .annotate(entrants=Count("tournament__entries"))
         .order_by("-tournament__starts_at", "-tournament_id")[:limit]
     )
@@ -45,4 +45,6 @@ def player_tournaments(user, limit: int = PROFILE_LIMIT) -> list[PlayedTournamen
 def titles_of(user) -> list[Tournament]:
     """Every finished tournament `user` won, newest first (a championship's top division: its title)."""
     won = Entry.objects.filter(user=user, place=1, tournament__status=Tournament.Status.FINISHED)
-    return list(Tournament.objects.filter(pk__in=won.values("tournament")).order_by("-ended", "-pk"))
+    return list(
+        Tournament.objects.filter(pk__in=won.values("tournament")).select_related("season").order_by("-ended", "-pk")
+    )

@@ -32,7 +32,7 @@ LIST_LIMIT = 50
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
-    tournaments = Tournament.objects.all()
+    tournaments = Tournament.objects.select_related("season")  # a division's title names its season
     if game in GAMES:
         tournaments = tournaments.filter(game=game)
     else:
@@ -58,12 +58,13 @@ def my_tournaments(user) -> list[tuple[Tournament, Entry | None]]:
     if not user.is_authenticated:
         return []
     entries = {e.tournament_id: e for e in Entry.objects.filter(user=user)}
-    rows = Tournament.objects.filter(Q(pk__in=entries) | Q(organiser=user)).order_by("-starts_at")[:LIST_LIMIT]
+    rows = Tournament.objects.filter(Q(pk__in=entries) | Q(organiser=user)).select_related("season")
+    rows = rows.order_by("-starts_at")[:LIST_LIMIT]
     return [(tournament, entries.get(tournament.pk)) for tournament in rows]
 
 
 def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", status: int = 200) -> HttpResponse:
-    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser", "season"), pk=tournament_id)
     rounds = rounds_with_tables(tournament)
     tables = read_tables(tournament, rounds)
     entries = {entry.pk: entry for entry in tournament.entries.select_related("user")}

@@ -45,6 +45,9 @@ class NewMatch:
     players: Sequence[tuple[int | None, str]]
     rated: bool = True
     abortable: bool = False  # a pairing: a no-show loses on time (ruling SITE-ABORT does not apply)
+    # What every player hears of the start, when not "your turn" or "started" (a tournament's match:
+    # notifications.models.Kind.TOURNAMENT_ROUND, a preference of its own).
+    opening_kind: str = ""
     seats: list[Seat] = field(default_factory=list)  # filled in by start_matches
 
 
@@ -62,14 +65,14 @@ def start_matches(wanted: Sequence[NewMatch]) -> list[Match]:
     over = [match for match in matches if get_engine(match.game).result(match.state) is not None]
     for match in over:  # a game over before its first move (none today): the usual path finishes it
         after_state_change(match, get_engine(match.game))
-    started = [(match, new.seats) for match, new in zip(matches, wanted, strict=True) if match not in over]
-    notify_all([row for match, seats in started for row in _start_notifications(match, seats)])
-    for match, seats in started:
-        queue_deadline_task(match, seats, None)
-        if any(seat.is_bot and seat.to_act for seat in seats):
+    started = [(match, new) for match, new in zip(matches, wanted, strict=True) if match not in over]
+    notify_all([row for match, new in started for row in _start_notifications(match, new.seats, new.opening_kind)])
+    for match, new in started:
+        queue_deadline_task(match, new.seats, None)
+        if any(seat.is_bot and seat.to_act for seat in new.seats):
             queue_bot_moves(match)
         events.publish(events.MatchStarted(match=match, version=0, starter_id=None))
-        to_act = tuple(seat.number for seat in seats if seat.to_act)
+        to_act = tuple(seat.number for seat in new.seats if seat.to_act)
         events.publish(events.TurnStarted(match=match, version=0, seats=to_act, mover=None))
     return matches
 
@@ -110,15 +113,16 @@ def _new_match(new: NewMatch, users: dict[int, User], now) -> Match:
     return match
 
 
-def _start_notifications(match: Match, seats: list[Seat]) -> list[Notification]:
+def _start_notifications(match: Match, seats: list[Seat], opening_kind: str = "") -> list[Notification]:
     """Each player's one word of the start, as _notify_start says it for a match started by nobody's
-    request: "your turn" for whoever is to move (not in a live match), "started" for the others."""
+    request: "your turn" for whoever is to move (not in a live match), "started" for the others; or
+    `opening_kind` for everyone."""
     live = clock.is_live(match.turn_seconds)
     return [
         Notification(
             match=match,
             recipient=seat.user,
-            kind=Kind.YOUR_TURN if seat.to_act and not live else Kind.STARTED,
+            kind=opening_kind or (Kind.YOUR_TURN if seat.to_act and not live else Kind.STARTED),
             turn=0,
         )
         for seat in seats

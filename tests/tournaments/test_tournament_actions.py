@@ -300,8 +300,8 @@ def test_a_moderator_pairs_the_round_again_after_a_disqualification(alice, playe
 
 
 def test_every_player_hears_their_tournament_match_start_the_organiser_too(alice, bob, make_user):
-    """A paired match starts by nobody's request: whoever is to move gets 'your turn', the other
-    'started', the organiser (its created_by) as well as anyone else."""
+    """A paired match starts by nobody's request: every player, the organiser (its created_by) as
+    well as anyone else, hears "a new round, and your match" (a kind of its own, whoever moves first)."""
     from notifications.models import Kind, Notification
 
     tournament = actions.do_create(alice, settings_for(rounds=1, min_entrants=2))
@@ -313,4 +313,4 @@ def test_every_player_hears_their_tournament_match_start_the_organiser_too(alice
     to_move = match.seats.get(to_act=True).user
     waiting = bob if to_move == alice else alice
     kinds = dict(Notification.objects.filter(match=match).values_list("recipient", "kind"))
-    assert kinds == {to_move.pk: Kind.YOUR_TURN, waiting.pk: Kind.STARTED}
+    assert kinds == {to_move.pk: Kind.TOURNAMENT_ROUND, waiting.pk: Kind.TOURNAMENT_ROUND}

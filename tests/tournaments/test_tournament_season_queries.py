@@ -59,10 +59,11 @@ def test_the_season_s_matches_are_started_like_a_lobby_s(make_user, django_captu
         assert len(to_act) == 1 and to_act[0].deadline is not None and match.deadline == to_act[0].deadline
         assert all(seat.accepted and seat.reserve_left == match.reserve_periods for seat in seats)
         kinds = {n.recipient_id: n.kind for n in Notification.objects.filter(match=match)}
-        assert kinds == {seat.user_id: Kind.YOUR_TURN if seat.to_act else Kind.STARTED for seat in seats}
+        assert kinds == {seat.user_id: Kind.TOURNAMENT_ROUND for seat in seats}  # "a new round, and your match"
     assert Seat.objects.filter(match__tournament_table__round__tournament=division).count() == 12
     told = Notification.objects.filter(tournament=division, kind=Kind.TOURNAMENT_STARTED)
     assert told.count() == 4
-    # every player has a device: a push for a "your turn" row and the season's start ("started" is not pushed)
-    pushed = set(PushDelivery.objects.values_list("notification__kind", flat=True))
-    assert {Kind.TOURNAMENT_STARTED, Kind.YOUR_TURN} <= pushed and Kind.STARTED not in pushed
+    # every player has a device: a push for each new match and the season's start
+    rounds = PushDelivery.objects.filter(notification__match__tournament_table__round__tournament=division)
+    assert set(rounds.values_list("notification__kind", flat=True)) == {Kind.TOURNAMENT_ROUND}
+    assert rounds.count() == 12 and PushDelivery.objects.filter(notification__tournament=division).count() == 4
