@@ -93,7 +93,18 @@ class ReminderDue(MatchEvent):
     user: Any = None
 
 
-E = TypeVar("E", bound=MatchEvent)
+@dataclass(frozen=True)
+class MatchesStarted:
+    """Many matches started together by nobody's request (a tournament's round, a championship's
+    season: games.actions.batch). `starts`: (match, its seats, opening_kind) for each, the seats with
+    their users; `opening_kind` is what every player of that match hears of the start, when not
+    "your turn" or "started" (a tournament's "new round, and your match"). One event for them all, so
+    that its listeners can work in bulk."""
+
+    starts: tuple[tuple[Any, tuple[Any, ...], str], ...]
+
+
+E = TypeVar("E")
 
 
 @dataclass
@@ -113,7 +124,7 @@ def subscribe(event_type: type[E], handler: Callable[[E], None], during: bool = 
         handlers.append(handler)
 
 
-def publish(event: MatchEvent) -> None:
+def publish(event: object) -> None:
     """Tell the listeners of `type(event)`: those `during` the transaction now, the others on commit."""
     for handler in _listeners.during.get(type(event), []):
         handler(event)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -115,6 +116,11 @@ def dismiss_report(moderator: User, report_id: int, reason: str) -> None:
         _log(moderator, "dismiss report", reason, message=report.message, target_user=report.message.author)
 
 
+# What else a ban does, filled in by the apps above this one in their AppConfig.ready() (tournaments:
+# ruling TRN-8, a banned entrant loses their running tournament matches at once).
+ban_hooks: list[Callable[[int], None]] = []
+
+
 def suspend_user(moderator: User, user: User, days: int | None, seats: str, reason: str) -> None:
     """Suspend for `days` (None: ban for good). The user cannot log in or move; their seats in
     running matches go to bots (seats="bots") or those matches are aborted (seats="abort")."""
@@ -130,6 +136,9 @@ def suspend_user(moderator: User, user: User, days: int | None, seats: str, reas
         user.save(update_fields=["is_active", "banned", "suspended_until"])
         action = "ban" if days is None else f"suspend {days} days"
         _log(moderator, f"{action}, seats to {seats}", reason, target_user=user)
+    if days is None:
+        for hook in ban_hooks:
+            hook(user.pk)
     for seat in Seat.objects.filter(user=user, handed_to_bot=False).select_related("match"):
         match = seat.match
         if match.status == Match.Status.OPEN:

@@ -54,8 +54,9 @@ def email_context(row: Notification) -> dict:
 
 
 def _opens_match(row: Notification) -> bool:
-    """The first word a player gets of a new match: "started", or "your turn" at its first move."""
-    return row.kind == Kind.STARTED or (row.kind == Kind.YOUR_TURN and row.turn == 0)
+    """The first word a player gets of a new match: "started", or "your turn" at its first move (a
+    tournament's match: its own kind, "a new round and your match")."""
+    return row.kind in (Kind.STARTED, Kind.TOURNAMENT_ROUND) or (row.kind == Kind.YOUR_TURN and row.turn == 0)
 
 
 def _hooked_context(match: Match) -> dict:
@@ -72,8 +73,8 @@ def tournament_context(row: Notification) -> dict:
     entry = tournament.entries.filter(user_id=row.recipient_id).first()
     return {
         "kind": row.kind,
-        "match_name": tournament.name,
-        "tournament_name": tournament.name,
+        "match_name": tournament.title,  # a championship division's in the recipient's language
+        "tournament_name": tournament.title,
         "game_name": tournament.game_name,
         "board_url": absolute(tournament.get_absolute_url()),
         "others": [],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from games import clock
 from games.events import (
+    MatchesStarted,
     MatchFinished,
     MatchStarted,
     PlayerInvited,
@@ -20,8 +21,8 @@ from games.events import (
     subscribe,
 )
 from games.models import Match, Seat
-from notifications.models import Kind
-from notifications.service import notify
+from notifications.models import Kind, Notification
+from notifications.service import notify, notify_all
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -56,6 +57,19 @@ def on_match_started(event: MatchStarted) -> None:
         notify(match, seat.user, Kind.YOUR_TURN if their_turn else Kind.STARTED, 0)
 
 
+def on_matches_started(event: MatchesStarted) -> None:
+    """Many matches started by nobody's request (a tournament's round): each player's one word of the
+    start, as on_match_started says it, or the match's opening kind for everyone; all in bulk."""
+    rows = []
+    for match, seats, opening_kind in event.starts:
+        live = clock.is_live(match.turn_seconds)
+        for seat in seats:
+            if seat.user_id and not seat.is_bot:
+                kind = opening_kind or (Kind.YOUR_TURN if seat.to_act and not live else Kind.STARTED)
+                rows.append(Notification(match=match, recipient=seat.user, kind=kind, turn=0))
+    notify_all(rows)
+
+
 def on_turn_started(event: TurnStarted) -> None:
     """ "Your turn" for each seat whose turn began, but the mover keeping the turn (at the board), and
     never in a live match (the players are at the board); the start is on_match_started's."""
@@ -87,6 +101,7 @@ def on_reminder_due(event: ReminderDue) -> None:
 def subscribe_all() -> None:
     subscribe(MatchFinished, on_match_finished, during=True)
     subscribe(MatchStarted, on_match_started, during=True)
+    subscribe(MatchesStarted, on_matches_started, during=True)
     subscribe(TurnStarted, on_turn_started, during=True)
     subscribe(SeatHandedToBot, on_seat_handed_to_bot, during=True)
     subscribe(PlayerInvited, on_player_invited, during=True)

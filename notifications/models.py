@@ -18,10 +18,13 @@ class Kind(models.TextChoices):
     # holds the id of the first chat message it tells of.
     CHAT = "chat", _("New messages in a match's chat")
     # About a tournament, not a match (issue 26): the row's `tournament` is set, its `match` empty.
-    # A new round is told by the STARTED row of the player's new match, which names the round.
     TOURNAMENT_ENTRY = "tournament_entry", _("Your tournament entry is confirmed")
     TOURNAMENT_STARTED = "tournament_started", _("A tournament you entered has started")
     TOURNAMENT_OVER = "tournament_over", _("A tournament you entered is over")
+    # A new round and the player's match in it: about the match (its `match` set, turn 0), told to
+    # every player of a tournament's new match instead of "started" or "your turn", so that a player
+    # chooses how they hear of their rounds apart from their other matches.
+    TOURNAMENT_ROUND = "tournament_round", _("A new round of your tournament, and your match")
 
 
 TOURNAMENT_KINDS = {Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER}
@@ -56,6 +59,7 @@ PUSH_DEFAULTS = {
     Kind.TOURNAMENT_ENTRY: False,
     Kind.TOURNAMENT_STARTED: True,
     Kind.TOURNAMENT_OVER: True,
+    Kind.TOURNAMENT_ROUND: True,  # a new match to play, perhaps days after the last one
 }
 
 

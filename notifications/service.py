@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import IntegrityError, transaction
 
 from games.queue import queue_on_commit
-from notifications.channels import deliver
+from notifications.channels import deliver, deliver_many
 from notifications.models import MatchMute, Notification, preference
 
 
@@ -54,3 +56,30 @@ def _write(recipient, kind: str, turn: int, match=None, tournament=None) -> Noti
         queue_on_commit("notifications.tasks.send_notification", row.pk)
     deliver(row)  # the other channels: push's devices (push/apps.py registers it)
     return row
+
+
+def notify_all(rows: Sequence[Notification]) -> list[Notification]:
+    """notify() and notify_tournament() for many new rows at once, in a number of queries that does not
+    grow with them (issue 26: a championship season starts hundreds of matches in one task).
+
+    `rows`: unsaved, each with its recipient (loaded), kind, turn and match or tournament. The same
+    rules as _write: none to an inactive player or about a muted match, the status by the player's
+    preference, then the email and push tasks on commit. The rows must be new (about a match or
+    tournament just created): one that exists already fails the insert."""
+    match_ids = {row.match_id for row in rows if row.match_id is not None}
+    mutes = MatchMute.objects.filter(match_id__in=match_ids) if match_ids else MatchMute.objects.none()
+    muted = set(mutes.values_list("user_id", "match_id"))
+    kept = [row for row in rows if row.recipient.is_active and (row.recipient_id, row.match_id) not in muted]
+    for row in kept:
+        choice = preference(row.recipient, row.kind) if row.recipient.email else "never"
+        row.status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
+            choice, Notification.Status.SKIPPED
+        )
+        row.in_digest = row.status == Notification.Status.DIGEST
+        row.error = "not wanted by email" if row.status == Notification.Status.SKIPPED else ""
+    Notification.objects.bulk_create(kept)
+    for row in kept:
+        if row.status == Notification.Status.PENDING:
+            queue_on_commit("notifications.tasks.send_notification", row.pk)
+    deliver_many(kept)
+    return kept

@@ -7,6 +7,8 @@ class PushConfig(AppConfig):
 
     def ready(self) -> None:
         from notifications.channels import register_channel
-        from push.service import queue_pushes
+        from push.service import queue_pushes, queue_pushes_many
 
-        register_channel(queue_pushes)  # every notification row: one push per device that wants it
+        register_channel(
+            queue_pushes, many=queue_pushes_many
+        )  # every notification row: one push per device that wants it

@@ -26,6 +26,7 @@ TITLES = {
     Kind.TOURNAMENT_ENTRY: gettext_noop("You are in {match_name}"),
     Kind.TOURNAMENT_STARTED: gettext_noop("{match_name} has started"),
     Kind.TOURNAMENT_OVER: gettext_noop("{match_name} is over"),
+    Kind.TOURNAMENT_ROUND: gettext_noop("Your new tournament match: {match_name}"),
 }
 
 
@@ -46,7 +47,7 @@ def _payload(row: Notification) -> dict:
         lines = [invites.format(name=context["invited_by"], game=context["game_name"])]
     if row.kind == Kind.FINISHED and row.match.is_over:
         lines = _finished_lines(result_sentence(row.match, row.recipient_id), context["end_reason"].strip())
-    if row.kind in (Kind.YOUR_TURN, Kind.REMINDER) and context["deadline"]:
+    if row.kind in (Kind.YOUR_TURN, Kind.REMINDER, Kind.TOURNAMENT_ROUND) and context["deadline"]:
         lines.append(gettext("Move by {when}.").format(when=_in_zone(context["deadline"], row.recipient.time_zone)))
     if row.kind == Kind.CHAT:
         lines = [chat_line(row)]

@@ -20,3 +20,24 @@ def queue_pushes(row) -> list[PushDelivery]:
     for delivery in deliveries:
         queue_on_commit("push.tasks.send_push", delivery.pk)
     return deliveries
+
+
+def queue_pushes_many(rows) -> list[PushDelivery]:
+    """queue_pushes for many notification rows at once, in two queries (notifications.service.notify_all)."""
+    wanted = [row for row in rows if wants_push(row.recipient, row.kind)]
+    if not wanted:
+        return []
+    devices: dict[int, list[int]] = {}
+    subscriptions = PushSubscription.objects.filter(user_id__in={row.recipient_id for row in wanted})
+    for user_id, device in subscriptions.values_list("user_id", "pk"):
+        devices.setdefault(user_id, []).append(device)
+    deliveries = PushDelivery.objects.bulk_create(
+        [
+            PushDelivery(notification=row, subscription_id=device)
+            for row in wanted
+            for device in devices.get(row.recipient_id, [])
+        ]
+    )
+    for delivery in deliveries:
+        queue_on_commit("push.tasks.send_push", delivery.pk)
+    return deliveries

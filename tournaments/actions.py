@@ -19,20 +19,22 @@ from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games.actions.common import ActionError, NotAllowed, check_can_play  # noqa: F401 (raised to callers)
+from games.actions.resign import do_forfeit
 from games.engines.base import BadOptions
 from games.engines.registry import SPECS, get_bots, get_engine
 from games.models import BOT_LEVELS, Match, TimeControl
 from moderation.actions import abort
 from moderation.models import ModerationLog
-from notifications.models import Kind
+from notifications.models import Kind, Notification
 from notifications.service import notify_tournament
 from ratings.models import Pool, Rating, display
 from tournaments import pairing
-from tournaments.matches import create_started_match
+from tournaments.matches import PlannedRound, create_rounds
 from tournaments.models import Entry, Invitation, Round, Table, TableSeat, Tournament
 from tournaments.standings import compute_standings, knockout_winners, pairable, read_tables, rounds_with_tables
 
 MAX_ROUNDS = 30
+MAX_ROUND_HOURS = 2000  # about twelve weeks between rounds
 
 
 @dataclass
@@ -48,6 +50,7 @@ class TournamentSettings:
     rounds: int = 5
     table_size: int = 4
     all_at_once: bool = False
+    round_hours: int | None = None
     min_entrants: int = 2
     max_entrants: int = 64
     rating_min: int | None = None
@@ -89,6 +92,8 @@ def check_create(user: User, chosen: TournamentSettings) -> dict[str, Any]:
         raise ActionError(gettext("The start must be in the future."))
     if not max(2, smallest) <= chosen.min_entrants <= chosen.max_entrants <= 1000:
         raise ActionError(gettext("The minimum of entrants must be at least two and at most the maximum."))
+    if chosen.round_hours is not None and not 1 <= chosen.round_hours <= MAX_ROUND_HOURS:
+        raise ActionError(gettext("Choose between 1 and 2000 hours between rounds."))
     if not 1 <= chosen.rounds <= MAX_ROUNDS:
         raise ActionError(gettext("Choose between 1 and 30 rounds."))
     if chosen.rating_min is not None and chosen.rating_max is not None and chosen.rating_min > chosen.rating_max:
@@ -156,6 +161,11 @@ def tell_entrants(tournament: Tournament, kind: str) -> None:
         notify_tournament(tournament, entry.user, kind)
 
 
+def entrant_notifications(tournament: Tournament, entries: list[Entry], kind: str) -> list[Notification]:
+    """tell_entrants' rows, unsaved, for notify_all (a new tournament: none of them exists yet)."""
+    return [Notification(tournament=tournament, recipient=e.user, kind=kind, turn=0) for e in entries if e.user_id]
+
+
 def do_add_bot(tournament_id: int, user: User, level: str) -> Entry:
     """The organiser enters a bot, where the tournament allows bots."""
     with transaction.atomic():
@@ -187,8 +197,8 @@ def do_invite(tournament_id: int, user: User, username: str) -> Invitation:
 
 
 def do_leave(tournament_id: int, user: User) -> Tournament:
-    """Before the start: the entry goes. After: the player withdraws and is paired no more (their
-    running matches go on under the usual timeout rules, ALL-4)."""
+    """Before the start: the entry goes. After: the player withdraws, is paired no more, and loses
+    their running matches of the tournament at once (ruling TRN-8)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         entry = tournament.entries.filter(user=user).first()
@@ -199,6 +209,7 @@ def do_leave(tournament_id: int, user: User) -> Tournament:
         elif tournament.status == Tournament.Status.RUNNING and entry.active:
             entry.withdrawn = True
             entry.save(update_fields=["withdrawn"])
+            forfeit_running_matches(entry)
         else:
             raise ActionError(gettext("This tournament is over."))
         return tournament
@@ -211,11 +222,46 @@ def do_cancel(tournament_id: int, reason: str) -> Tournament:
         tournament = lock_tournament(tournament_id)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             raise ActionError(gettext("This tournament is over."))
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.ended = timezone.now()
-        tournament.end_reason = reason[:300]
-        tournament.save(update_fields=["status", "ended", "end_reason"])
-        tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
+        _cancel_locked(tournament, reason)
+        return tournament
+
+
+def _cancel_locked(tournament: Tournament, reason: str) -> None:
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.ended = timezone.now()
+    tournament.end_reason = reason[:300]
+    tournament.save(update_fields=["status", "ended", "end_reason"])
+    tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
+
+
+def _check_organiser_before_start(tournament: Tournament, user: User) -> None:
+    if tournament.organiser_id != user.pk:
+        raise NotAllowed(gettext("Only the organiser can change this tournament."))
+    if tournament.status != Tournament.Status.OPEN:
+        raise ActionError(gettext("The tournament has started: only a moderator can change it now."))
+
+
+def do_organiser_cancel(tournament_id: int, user: User) -> Tournament:
+    """The organiser calls their tournament off before it starts; the entrants hear it is over."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        _check_organiser_before_start(tournament, user)
+        _cancel_locked(tournament, gettext_noop("Cancelled by the organiser."))  # translated where shown
+        return tournament
+
+
+def do_edit(tournament_id: int, user: User, chosen: TournamentSettings) -> Tournament:
+    """The organiser changes their tournament before it starts, checked as at its creation; no
+    fewer places than players entered."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        _check_organiser_before_start(tournament, user)
+        options = check_create(user, chosen)
+        if chosen.max_entrants < tournament.entries.count():
+            raise ActionError(gettext("More players have entered than that maximum allows."))
+        for field, value in vars(chosen).items():
+            setattr(tournament, field, options if field == "options" else value)
+        tournament.save()
         return tournament
 
 
@@ -227,7 +273,30 @@ def do_disqualify(entry_id: int, reason: str) -> Entry:
         entry.disqualified = True
         entry.reason = reason[:300]
         entry.save(update_fields=["disqualified", "reason"])
-        return entry
+        return entry  # their running matches: the moderator re-pairs the round, or they play on (TRN-8)
+
+
+def forfeit_running_matches(entry: Entry) -> int:
+    """Ruling TRN-8: an entrant who is out (withdrawn or banned) loses every running match
+    of the tournament at once, as their clock running out for good would have them lose it: in a game
+    of two the opponent wins; in a bigger one a bot takes the seat for good (ALL-4) and they are ranked
+    last (SITE-RESIGN). Called with the tournament locked; returns how many matches it changed."""
+    seats = TableSeat.objects.filter(entry=entry, table__match__status=Match.Status.ACTIVE).select_related("table")
+    for seat in seats:
+        do_forfeit(seat.table.match_id, seat.number)
+    return len(seats)
+
+
+def do_forfeit_banned(user_id: int) -> int:
+    """A banned player's running tournaments: each one's matches lost at once (TRN-8); they are paired
+    no more (tournaments.standings.pairable reads is_active). Returns how many matches it changed."""
+    changed = 0
+    running = Entry.objects.filter(user_id=user_id, tournament__status=Tournament.Status.RUNNING)
+    for entry_id, tournament_id in running.values_list("pk", "tournament_id"):
+        with transaction.atomic():
+            lock_tournament(tournament_id)
+            changed += forfeit_running_matches(Entry.objects.get(pk=entry_id))
+    return changed
 
 
 def do_repair_round(tournament_id: int, moderator: User, reason: str) -> Round:
@@ -291,7 +360,9 @@ def do_start_if_due(tournament_id: int) -> str:
         tournament.save(update_fields=["status"])
         rounds = total_rounds(tournament, len(entries))
         all_now = tournament.format == Tournament.Format.ROUND_ROBIN and tournament.all_at_once
-        for _ in range(rounds if all_now else 1):
+        if all_now:
+            pair_all_rounds(tournament, entries, rounds)
+        else:
             pair_round(tournament)
         tell_entrants(tournament, Kind.TOURNAMENT_STARTED)
         return "started"
@@ -306,16 +377,23 @@ def do_advance_if_round_over(tournament_id: int) -> str:
             return ""
         rounds = rounds_with_tables(tournament)
         tables = read_tables(tournament, rounds)
-        if not all(read.over for reads in tables.values() for read in reads):
-            return ""
+        all_over = all(read.over for reads in tables.values() for read in reads)
         entrants = tournament.entries.count()
         active = sum(pairable(entry) for entry in tournament.entries.select_related("user"))
         last = tournament.current_round >= total_rounds(tournament, entrants)
-        knockout_won = tournament.format == Tournament.Format.KNOCKOUT and len(tables[tournament.current_round]) == 1
+        knockout = tournament.format == Tournament.Format.KNOCKOUT
+        knockout_won = knockout and len(tables[tournament.current_round]) == 1
         smallest, _ = seats_per_match(tournament.game, tournament.format, tournament.table_size)
         if last or knockout_won or active < smallest:
+            if not all_over:
+                return ""
             _finish(tournament, tables)
             return "finished"
+        due = tournament.round_due(tournament.current_round + 1)
+        if due is not None and due > timezone.now():
+            return ""  # a fixed schedule: the next round not before its time
+        if not all_over and (due is None or knockout):  # on schedule, only a knockout waits for its winners
+            return ""
         pair_round(tournament, tables)
         return "paired"
 
@@ -341,17 +419,33 @@ def pair_round(tournament: Tournament, tables=None) -> Round:
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
     number = tournament.current_round + 1
     planned = plan_round(tournament, number, entries, tables)
-    round_ = Round.objects.create(tournament=tournament, number=number)
-    seats = []
-    for table_number, ids in enumerate(planned.tables + ([(planned.bye,)] if planned.bye is not None else []), 1):
-        seated = [entries[i] for i in ids]
-        match = create_started_match(tournament, seated) if len(seated) > 1 else None
-        table = Table.objects.create(round=round_, number=table_number, match=match)
-        seats.extend(TableSeat(table=table, entry=entry, number=n) for n, entry in enumerate(seated))
-    TableSeat.objects.bulk_create(seats)
+    seated = [
+        [entries[i] for i in ids] for ids in planned.tables + ([(planned.bye,)] if planned.bye is not None else [])
+    ]
+    (round_,) = create_rounds([PlannedRound(tournament, number, seated)])
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     return round_
+
+
+def round_robin_plans(tournament: Tournament, entries: list[Entry], rounds: int) -> list[PlannedRound]:
+    """Every round of an all-at-once round robin of these entries (all active, seeded), planned
+    before any is played: the pairing needs no results (plan_round for round robins, in memory)."""
+    seeded = sorted(entries, key=lambda e: (e.seed or 0, e.pk))
+    by_id = {e.pk: e for e in seeded}
+    plans = []
+    for number in range(1, rounds + 1):
+        planned = pairing.round_robin_round([e.pk for e in seeded], number - 1)
+        ids = planned.tables + ([(planned.bye,)] if planned.bye is not None else [])
+        plans.append(PlannedRound(tournament, number, [[by_id[i] for i in table] for table in ids]))
+    return plans
+
+
+def pair_all_rounds(tournament: Tournament, entries: list[Entry], rounds: int) -> None:
+    """An all-at-once round robin's rounds, every match created now (called with the tournament locked)."""
+    create_rounds(round_robin_plans(tournament, entries, rounds))
+    tournament.current_round = rounds
+    tournament.save(update_fields=["current_round"])
 
 
 def plan_round(tournament: Tournament, number: int, entries: dict[int, Entry], tables) -> pairing.Round:
@@ -436,12 +530,18 @@ def due_to_start() -> list[int]:
 
 
 def rounds_maybe_over() -> list[int]:
-    """Running tournaments whose current round has no match still open or in play."""
+    """Running tournaments whose current round has no match still open or in play, or whose next
+    round is due on their fixed schedule."""
     busy = set(
         Table.objects.filter(
             round__tournament__status=Tournament.Status.RUNNING,
             match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
         ).values_list("round__tournament_id", flat=True)
     )
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True)
-    return [pk for pk in running if pk not in busy]
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    now = timezone.now()
+    return [
+        t.pk
+        for t in running.only("pk", "starts_at", "round_hours", "current_round")
+        if t.pk not in busy or (t.round_hours is not None and t.round_due(t.current_round + 1) <= now)
+    ]

@@ -8,9 +8,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from moderation.actions import ban_hooks
         from notifications.context import add_match_context
         from ratings.presenters import add_profile_part
+        from tournaments.actions import do_forfeit_banned
         from tournaments.reads import profile_context, round_context
 
         add_match_context(round_context)  # a tournament match's first email and push name its round
         add_profile_part(profile_context)  # a player's profile lists their tournaments and titles
+        if do_forfeit_banned not in ban_hooks:
+            ban_hooks.append(do_forfeit_banned)  # ruling TRN-8: a ban forfeits the running tournament matches

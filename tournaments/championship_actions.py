@@ -14,9 +14,11 @@ from django.utils.translation import gettext
 from accounts.models import User
 from games.actions.common import ActionError, check_can_play
 from notifications.models import Kind
-from tournaments.actions import pair_round, tell_entrants, total_rounds
+from notifications.service import notify_all
+from tournaments.actions import entrant_notifications, round_robin_plans, total_rounds
 from tournaments.championship import Finish, level_of, next_divisions
-from tournaments.models import Championship, ChampionshipMember, Entry, Season, Tournament
+from tournaments.matches import create_rounds
+from tournaments.models import DIVISION_NAME, Championship, ChampionshipMember, Entry, Season, Tournament
 
 
 def lock_championship(championship_id: int) -> Championship:
@@ -87,34 +89,53 @@ def do_start_season_if_due(championship_id: int) -> str:
             current.ended = timezone.now()
             current.save(update_fields=["ended"])
         season = Season.objects.create(championship=championship, number=(current.number + 1) if current else 1)
-        for index, members in enumerate(divisions):
-            start_division(championship, season, index, members)
+        start_divisions(championship, season, divisions)
         return "started"
 
 
-def start_division(championship: Championship, season: Season, index: int, user_ids: list[int]) -> Tournament:
-    """A division: a round robin of these players, seeded in this order, every match created now."""
+def start_divisions(championship: Championship, season: Season, divisions: list[list[int]]) -> list[Tournament]:
+    """The season's divisions: round robins of these players, seeded in this order, every match
+    created now. All the divisions at once, in a number of queries that does not grow with the
+    divisions or their matches (issue 26: a season of 64 divisions starts in one worker task)."""
     now = timezone.now()
-    division = Tournament.objects.create(
-        name=f"{championship.game_name}, season {season.number}, division {index + 1}",
-        game=championship.game,
-        time_preset=championship.time_preset,
-        format=Tournament.Format.ROUND_ROBIN,
-        all_at_once=True,
-        organiser=championship.organiser,
-        official=True,
-        starts_at=now,
-        min_entrants=2,
-        max_entrants=len(user_ids),
-        invite_only=True,
-        status=Tournament.Status.RUNNING,
-        season=season,
-        division=index,
+    tournaments = Tournament.objects.bulk_create(
+        Tournament(
+            name=DIVISION_NAME.format(game=championship.game_name, season=season.number, division=index + 1),
+            game=championship.game,
+            time_preset=championship.time_preset,
+            format=Tournament.Format.ROUND_ROBIN,
+            all_at_once=True,
+            organiser=championship.organiser,
+            official=True,
+            starts_at=now,
+            min_entrants=2,
+            max_entrants=len(user_ids),
+            invite_only=True,
+            status=Tournament.Status.RUNNING,
+            season=season,
+            division=index,
+        )
+        for index, user_ids in enumerate(divisions)
     )
-    Entry.objects.bulk_create(
-        Entry(tournament=division, user_id=user_id, seed=seed) for seed, user_id in enumerate(user_ids, start=1)
+    entries = [
+        [Entry(tournament=division, user_id=user_id, seed=seed) for seed, user_id in enumerate(user_ids, start=1)]
+        for division, user_ids in zip(tournaments, divisions, strict=True)
+    ]
+    Entry.objects.bulk_create(entry for division in entries for entry in division)
+    plans = []
+    for division, seated in zip(tournaments, entries, strict=True):
+        division.current_round = total_rounds(division, len(seated))
+        plans.extend(round_robin_plans(division, seated, division.current_round))
+    Tournament.objects.bulk_update(tournaments, ["current_round"])
+    create_rounds(plans)
+    users = User.objects.in_bulk({entry.user_id for division in entries for entry in division})
+    for entry in (entry for division in entries for entry in division):
+        entry.user = users[entry.user_id]
+    notify_all(
+        [
+            row
+            for division, seated in zip(tournaments, entries, strict=True)
+            for row in entrant_notifications(division, seated, Kind.TOURNAMENT_STARTED)
+        ]
     )
-    for _ in range(total_rounds(division, len(user_ids))):
-        pair_round(division)
-    tell_entrants(division, Kind.TOURNAMENT_STARTED)
-    return division
+    return tournaments

@@ -37,6 +37,16 @@ class TournamentForm(forms.Form):
         label=_("Seats at a table"), min_value=2, max_value=8, initial=4, help_text=_("Tables only.")
     )
     all_at_once = forms.BooleanField(label=_("Round robin: every round's matches at once"), required=False)
+    round_hours = forms.IntegerField(
+        label=_("Hours between rounds"),
+        min_value=1,
+        max_value=2000,
+        required=False,
+        help_text=_(
+            "Empty: each round is paired when the last one ends. Set: each round at its time, even if some "
+            "matches of the last one are still being played (a knockout waits for its winners)."
+        ),
+    )
     min_entrants = forms.IntegerField(label=_("Fewest entrants"), min_value=2, max_value=1000, initial=4)
     max_entrants = forms.IntegerField(label=_("Most entrants"), min_value=2, max_value=1000, initial=32)
     rating_min = forms.IntegerField(label=_("Lowest rating allowed"), min_value=0, max_value=10000, required=False)

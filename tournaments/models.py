@@ -7,13 +7,21 @@ so a moderator's adjudication of a match changes the standings with nothing else
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.models import BOT_LEVELS, Match, TimeControl
+
+# A championship division's name; stored in English (Tournament.name, for the admin and the API) and
+# shown in the reader's language (Tournament.title).
+DIVISION_NAME = gettext_noop("{game}, season {season}, division {division}")
 
 
 class Tournament(models.Model):
@@ -40,6 +48,10 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(default=5)
     table_size = models.PositiveSmallIntegerField(default=4)  # tables format: the largest table
     all_at_once = models.BooleanField(default=False)  # round robin: every round's matches at the start
+    # A fixed schedule (issue 26): round n is paired round_hours * (n - 1) after the start, not before,
+    # whether or not the last round's matches have ended (they go on, and count when they end); a
+    # knockout's next round still waits for its winners. None: each round when the last one ends.
+    round_hours = models.PositiveSmallIntegerField(null=True, blank=True)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     official = models.BooleanField(default=False)  # organised by the site's admins
     entry_opens = models.DateTimeField(auto_now_add=True)
@@ -72,6 +84,20 @@ class Tournament(models.Model):
     @property
     def game_name(self) -> str:
         return GAME_NAMES.get(self.game, self.game)
+
+    @property
+    def title(self) -> str:
+        """The name as players read it: a championship division's is made in the reader's language
+        when it is shown (lazily: an email or push takes its recipient's), the stored name otherwise."""
+        if self.season_id is None or self.division is None:
+            return self.name
+        return format_lazy(_(DIVISION_NAME), game=self.game_name, season=self.season.number, division=self.division + 1)
+
+    def round_due(self, number: int) -> datetime | None:
+        """When round `number` is paired on the fixed schedule (None: no schedule)."""
+        if self.round_hours is None:
+            return None
+        return self.starts_at + timedelta(hours=self.round_hours * (number - 1))
 
 
 class Entry(models.Model):

@@ -35,7 +35,7 @@ def player_tournaments(user, limit: int = PROFILE_LIMIT) -> list[PlayedTournamen
     entries = (
         Entry.objects.filter(user=user)
         .exclude(tournament__status=Tournament.Status.CANCELLED)
-        .select_related("tournament")
+        .select_related("tournament__season")
         .annotate(entrants=Count("tournament__entries"))
         .order_by("-tournament__starts_at", "-tournament_id")[:limit]
     )
@@ -45,7 +45,9 @@ def player_tournaments(user, limit: int = PROFILE_LIMIT) -> list[PlayedTournamen
 def titles_of(user) -> list[Tournament]:
     """Every finished tournament `user` won, newest first (a championship's top division: its title)."""
     won = Entry.objects.filter(user=user, place=1, tournament__status=Tournament.Status.FINISHED)
-    return list(Tournament.objects.filter(pk__in=won.values("tournament")).order_by("-ended", "-pk"))
+    return list(
+        Tournament.objects.filter(pk__in=won.values("tournament")).select_related("season").order_by("-ended", "-pk")
+    )
 
 
 def profile_context(user) -> dict:
@@ -56,7 +58,7 @@ def profile_context(user) -> dict:
 def round_context(match) -> dict:
     """A tournament's match: its tournament and round, told in the first email and push about the
     match (that is the "new round, and your match" notification). Registered with notifications."""
-    table = Table.objects.select_related("round__tournament").filter(match=match).first()
+    table = Table.objects.select_related("round__tournament__season").filter(match=match).first()
     if table is None:
         return {}
-    return {"tournament_name": table.round.tournament.name, "round_number": table.round.number}
+    return {"tournament_name": table.round.tournament.title, "round_number": table.round.number}

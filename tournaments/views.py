@@ -1,12 +1,13 @@
-"""Thin views of the tournaments: the list, a tournament's page, the organiser's form, join, leave."""
+"""Thin views of the tournaments: the list, a tournament's page, the organiser's form and page, join, leave."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -31,7 +32,7 @@ LIST_LIMIT = 50
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")
-    tournaments = Tournament.objects.all()
+    tournaments = Tournament.objects.select_related("season")  # a division's title names its season
     if game in GAMES:
         tournaments = tournaments.filter(game=game)
     else:
@@ -57,12 +58,13 @@ def my_tournaments(user) -> list[tuple[Tournament, Entry | None]]:
     if not user.is_authenticated:
         return []
     entries = {e.tournament_id: e for e in Entry.objects.filter(user=user)}
-    rows = Tournament.objects.filter(Q(pk__in=entries) | Q(organiser=user)).order_by("-starts_at")[:LIST_LIMIT]
+    rows = Tournament.objects.filter(Q(pk__in=entries) | Q(organiser=user)).select_related("season")
+    rows = rows.order_by("-starts_at")[:LIST_LIMIT]
     return [(tournament, entries.get(tournament.pk)) for tournament in rows]
 
 
 def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", status: int = 200) -> HttpResponse:
-    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser", "season"), pk=tournament_id)
     rounds = rounds_with_tables(tournament)
     tables = read_tables(tournament, rounds)
     entries = {entry.pk: entry for entry in tournament.entries.select_related("user")}
@@ -89,8 +91,49 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
         "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_bots(tournament.game)],
         "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
         "error": error,
+        **next_round(tournament, len(entries)),
+        "bracket": bracket(tournament, tables, winners, len(entries)),
     }
     return render(request, "tournaments/tournament.html", context, status=status)
+
+
+def next_round(tournament: Tournament, entrants: int) -> dict[str, object]:
+    """On a fixed schedule, when the running tournament's next round is paired (none after the last)."""
+    number = tournament.current_round + 1
+    if tournament.round_hours is None or tournament.status != Tournament.Status.RUNNING:
+        return {}
+    if number > actions.total_rounds(tournament, entrants):
+        return {}
+    return {"next_round_number": number, "next_round_due": tournament.round_due(number)}
+
+
+def bracket(
+    tournament: Tournament, tables: dict[int, list[TableRead]], winners: dict[int, Entry], entrants: int
+) -> list[dict[str, object]]:
+    """A knockout's bracket, drawn on the page: a column per round, final included, each with its
+    matches in bracket order (round n + 1's match i is between the winners of round n's matches 2i - 1
+    and 2i, tournaments.pairing.knockout_next_round); a match not paired yet is an empty slot."""
+    if tournament.format != Tournament.Format.KNOCKOUT or not tables.get(1):
+        return []
+    total = actions.total_rounds(tournament, entrants)
+    size = len(tables[1])
+    columns = []
+    for number in range(1, total + 1):
+        reads = tables.get(number, [])
+        slots = [reads[i] if i < len(reads) else None for i in range(max(1, size >> (number - 1)))]
+        columns.append(
+            {
+                "name": round_name(number, total),
+                "slots": [{"read": read, "winner": read and winners.get(read.table.pk)} for read in slots],
+            }
+        )
+    return columns
+
+
+def round_name(number: int, total: int) -> str:
+    """A knockout round as players call it: the final, the semi-finals, the quarter-finals, or its number."""
+    names = {0: gettext("Final"), 1: gettext("Semi-finals"), 2: gettext("Quarter-finals")}
+    return names.get(total - number) or gettext("Round %(number)s") % {"number": number}
 
 
 def may_enter(tournament: Tournament, user) -> bool:
@@ -136,6 +179,45 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             return redirect(tournament)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@login_required
+def organised(request: HttpRequest) -> HttpResponse:
+    """The organiser's page: their tournaments, newest first; those not started yet may be changed,
+    called off, and players invited."""
+    rows = Tournament.objects.filter(organiser=request.user).annotate(entrants=Count("entries")).order_by("-starts_at")
+    return render(request, "tournaments/organised.html", {"tournaments": list(rows[:LIST_LIMIT])})
+
+
+@login_required
+def edit_tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id, organiser=request.user)
+    form = TournamentForm(request.POST or None, initial=form_initial(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.do_edit(tournament.pk, request.user, form.chosen())
+        except actions.ActionError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, gettext("The tournament is changed."))
+            return redirect(tournament)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "tournament": tournament}
+    return render(request, "tournaments/new.html", context, status=status)
+
+
+def form_initial(tournament: Tournament) -> dict[str, object]:
+    """The organiser's form filled in with what the tournament is now."""
+    fields = TournamentForm.base_fields
+    initial = {name: getattr(tournament, name) for name in fields if name != "starts_at"}
+    return {**initial, "starts_at": timezone.localtime(tournament.starts_at)}
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    run = lambda: actions.do_organiser_cancel(tournament_id, request.user)  # noqa: E731
+    return _act(request, run, gettext("The tournament is called off."), object_id=tournament_id)
 
 
 def _act(request: HttpRequest, run, success: str, model=Tournament, object_id: int = 0) -> HttpResponse:

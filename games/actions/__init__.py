@@ -38,7 +38,7 @@ from games.actions.lobby import check_clock, check_seats, create_match, do_cance
 from games.actions.moderation import do_abort, do_adjudicate, do_hand_seat_to_bot  # noqa: F401
 from games.actions.notes import do_save_note  # noqa: F401
 from games.actions.play import do_bot_move, do_move, parse_move  # noqa: F401
-from games.actions.resign import do_player_abort, do_resign  # noqa: F401
+from games.actions.resign import do_forfeit, do_player_abort, do_resign  # noqa: F401
 from games.actions.vacation import VACATION_DAYS_PER_YEAR, end_vacation, start_vacation, vacation_seconds_left  # noqa: F401
 from games.reads import engine_of, seat_of  # noqa: F401
 from games.seats import SeatSpec  # noqa: F401  (callers written before games/seats.py import it from here)

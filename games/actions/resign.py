@@ -21,9 +21,9 @@ from accounts.models import User
 from games.actions.common import ActionError, NotAllowed, check_can_play, lock_match
 from games.actions.moderation import abort_locked
 from games.actions.play import record_move
-from games.engines.base import resignation_log, resignation_result
+from games.engines.base import Result, resignation_log, resignation_result
 from games.engines.registry import get_bots
-from games.engines.words import Msg
+from games.engines.words import Msg, logged
 from games.events import SeatHandedToBot, publish
 from games.models import Match, Move, Seat
 from games.reads import can_abort, engine_of, held_seat
@@ -59,21 +59,53 @@ def do_resign(match_id: int, user: User) -> Match:
     """The user resigns their seat in a running match (ruling SITE-RESIGN)."""
     with transaction.atomic():
         match, seat = _locked_with_seat(match_id, user)
-        engine = engine_of(match)
-        seats = list(match.seats.all())
-        seat.resigned = True
-        if len(seats) == 2:
-            seat.save(update_fields=["resigned"])
-            ended = resignation_result(seat.number, 2)
-            entry = resignation_log(seat.number, bot_plays_on=False)
-            record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False, ended)
+        _resign_seat(match, seat)
+        return match
+
+
+def _resign_seat(match: Match, seat: Seat, words: tuple[str, str] | None = None) -> None:
+    """Ruling SITE-RESIGN for `seat` (the match locked, its seats loaded): a game of two ends and the
+    other seat wins; in a bigger one a bot plays the seat on, the player ranked last. `words`: the log's
+    texts for those two cases, when not a resignation's."""
+    engine = engine_of(match)
+    seats = list(match.seats.all())
+    seat.resigned = True
+    if len(seats) == 2:
+        seat.save(update_fields=["resigned"])
+        ended = resignation_result(seat.number, 2)
+        entry = resignation_log(seat.number, bot_plays_on=False)
+        if words is not None:
+            entry = logged(words[0], name=f"{{p{seat.number}}}")
+            ended = Result(ended.winners, [], Msg(words[0], name=f"{{p{seat.number}}}"))
+        record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False, ended)
+        return
+    seat.handed_to_bot = True
+    seat.bot_level = seat.bot_level or ("normal" if "normal" in get_bots(engine.slug) else "random")
+    seat.save(update_fields=["resigned", "handed_to_bot", "bot_level"])
+    entry = resignation_log(seat.number, bot_plays_on=True)
+    if words is not None:
+        entry = logged(words[1], name=f"{{p{seat.number}}}")
+    record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False)
+    publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.RESIGNED))
+
+
+FORFEITED = gettext_noop("{name} is out of the tournament and loses this match.")
+FORFEITED_BOT_PLAYS_ON = gettext_noop(
+    "{name} is out of the tournament: a bot plays the seat to the end; they are ranked last."
+)
+
+
+def do_forfeit(match_id: int, seat_number: int) -> Match:
+    """A tournament's entrant who withdrew or was banned loses this running match at once (ruling
+    TRN-8 in README.md): as a resignation (SITE-RESIGN) by nobody's request, so no check of the
+    player, who may be banned. Nothing happens to a match over or a seat resigned already."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        seat = next((s for s in match.seats.all() if s.number == seat_number), None)
+        if seat is None or seat.resigned or match.status != Match.Status.ACTIVE:
             return match
-        seat.handed_to_bot = True
-        seat.bot_level = "normal" if "normal" in get_bots(engine.slug) else "random"
-        seat.save(update_fields=["resigned", "handed_to_bot", "bot_level"])
-        entry = resignation_log(seat.number, bot_plays_on=True)
-        record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False)
-        publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.RESIGNED))
+        _resign_seat(match, seat, (FORFEITED, FORFEITED_BOT_PLAYS_ON))
         return match
 
 

@@ -191,7 +191,11 @@ def test_leaving_after_the_start_withdraws_from_further_rounds(alice, players):
     make_due(tournament)
     actions.do_start_if_due(tournament.pk)
     actions.do_leave(tournament.pk, players[0])
-    first_seat_wins_all(tournament)
+    left, other = sorted(
+        current_matches(tournament), key=lambda m: players[0].pk not in m.seats.values_list("user_id", flat=True)
+    )
+    assert left.status == Match.Status.FINISHED  # lost at once (TRN-8; tests/tournaments/test_tournament_forfeits.py)
+    games.do_adjudicate(other.pk, [0], "test: the first seat wins")
     assert actions.do_advance_if_round_over(tournament.pk) == "paired"
     seated = {s.user_id for m in current_matches(tournament) for s in m.seats.all()}
     assert players[0].pk not in seated and len(seated) == 2
@@ -297,8 +301,8 @@ def test_a_moderator_pairs_the_round_again_after_a_disqualification(alice, playe
 
 
 def test_every_player_hears_their_tournament_match_start_the_organiser_too(alice, bob, make_user):
-    """A paired match starts by nobody's request: whoever is to move gets 'your turn', the other
-    'started', the organiser (its created_by) as well as anyone else."""
+    """A paired match starts by nobody's request: every player, the organiser (its created_by) as
+    well as anyone else, hears "a new round, and your match" (a kind of its own, whoever moves first)."""
     from notifications.models import Kind, Notification
 
     tournament = actions.do_create(alice, settings_for(rounds=1, min_entrants=2))
@@ -310,4 +314,4 @@ def test_every_player_hears_their_tournament_match_start_the_organiser_too(alice
     to_move = match.seats.get(to_act=True).user
     waiting = bob if to_move == alice else alice
     kinds = dict(Notification.objects.filter(match=match).values_list("recipient", "kind"))
-    assert kinds == {to_move.pk: Kind.YOUR_TURN, waiting.pk: Kind.STARTED}
+    assert kinds == {to_move.pk: Kind.TOURNAMENT_ROUND, waiting.pk: Kind.TOURNAMENT_ROUND}

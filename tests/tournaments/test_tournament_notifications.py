@@ -165,9 +165,13 @@ def test_pushes_say_only_public_facts(alice, bob, carol, django_capture_on_commi
     started = push_payload(Notification.objects.get(recipient=bob, kind=Kind.TOURNAMENT_STARTED))
     assert (started["title"], started["body"]) == ("Monday Swiss has started", "2 entrants.")
     [match] = round_matches(tournament)
-    first_word = Notification.objects.get(recipient=bob, match=match)  # "started" or "your turn"
-    body = push_payload(first_word)["body"]
+    first_word = Notification.objects.get(recipient=bob, match=match)
+    assert first_word.kind == Kind.TOURNAMENT_ROUND  # "a new round, and your match"
+    payload = push_payload(first_word)
+    body = payload["body"]
+    assert payload["title"] == f"Your new tournament match: Solitaire Chess #{match.pk}"
     assert body.startswith("Round 1 of Monday Swiss. Against carol.")
+    assert ("Move by" in body) == match.seats.get(user=bob).to_act  # the one to move is told by when
     assert match.seed not in body and match.seed not in str(push_payload(first_word))
     [email] = [m for m in mails_to(bob) if f"#{match.pk}" in m.subject]
     assert match.seed not in email.body
@@ -259,3 +263,35 @@ def test_a_championship_division_tells_its_players_it_started_and_ended(make_use
         assert actions.do_advance_if_round_over(division.pk) == "finished"
     for player in players:
         assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
+
+
+def test_a_division_is_named_in_the_readers_language(make_user, client, django_capture_on_commit_callbacks):
+    """Its name is stored in English; pages, emails and pushes name it in the reader's language."""
+    from tournaments import championship_actions
+    from tournaments.models import Championship
+
+    admin = make_user("admin", is_staff=True)
+    championship = Championship.objects.create(game=GAME, division_size=4, organiser=admin)
+    dutch, english = make_user("piet"), make_user("pat")
+    dutch.language = "nl"
+    dutch.save()
+    for player in (dutch, english):
+        championship_actions.do_join_championship(championship.pk, player)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert championship_actions.do_start_season_if_due(championship.pk) == "started"
+    division = championship.seasons.get().divisions.get()
+    assert division.name == "Solitaire Chess, season 1, division 1"
+    assert [m.subject for m in mails_to(english) if "has started" in m.subject] == [
+        "[Dizzysite] Solitaire Chess, season 1, division 1 has started"
+    ]
+    assert "[Dizzysite] Solitaire Chess, seizoen 1, divisie 1 is begonnen" in [m.subject for m in mails_to(dutch)]
+    [round_mail] = [m for m in mails_to(dutch) if m.subject.startswith("[Dizzysite] Ronde 1")]
+    assert "Ronde 1 van Solitaire Chess, seizoen 1, divisie 1." in round_mail.body
+    push = push_payload(Notification.objects.get(recipient=dutch, kind=Kind.TOURNAMENT_STARTED))
+    assert push["title"] == "Solitaire Chess, seizoen 1, divisie 1 is begonnen"
+    page = client.get(f"/tournaments/{division.pk}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "<h1>Solitaire Chess, seizoen 1, divisie 1</h1>" in page
+    assert (
+        "Solitaire Chess, seizoen 1, divisie 1"
+        in client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    )

@@ -208,3 +208,31 @@ def test_the_board_pages_navigation_links_the_tournaments(alice, bob, client_for
     assert '<a href="/tournaments/">Tournaments</a>' in nav
     dutch = client_for(bob).get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert '<a href="/tournaments/">Toernooien</a>' in dutch
+
+
+def test_a_knockout_page_draws_its_bracket(alice, make_user, client):
+    tournament = open_tournament(alice, name="Bracket", game="solitaire-chess", format=Tournament.Format.KNOCKOUT)
+    players = [make_user(f"k{n}") for n in range(5)]
+    for player in players:
+        actions.do_join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    actions.do_start_if_due(tournament.pk)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    drawn = page[page.index('<ol class="bracket">') : page.index("</section>", page.index('<ol class="bracket">'))]
+    # Five players: a bracket of eight, three byes; three rounds, the later ones still to be decided.
+    assert [drawn.index(name) for name in ("Quarter-finals", "Semi-finals", "Final<")] == sorted(
+        drawn.index(name) for name in ("Quarter-finals", "Semi-finals", "Final<")
+    )
+    assert drawn.count('<li class="bracket-match') == 4 + 2 + 1 and drawn.count("To be decided") == 3
+    assert drawn.count(">Bye</li>") == 3 and "/static/css/tournaments.css" in page
+    assert drawn.count('<li class="goes-on">') == 3  # the byes' players go on
+    (table,) = tournament.round_set.get().tables.exclude(match=None)
+    games.do_adjudicate(table.match_id, [0], "test: the first seat wins")
+    winner = table.seats.get(number=0).entry.user.username
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    drawn = page[page.index('<ol class="bracket">') :]
+    assert drawn.count('<li class="goes-on">') == 4 and '<span class="sr-only">goes on</span>' in drawn
+    assert f'<li class="goes-on"><a href="/players/{winner}/">' in drawn
+    client.cookies["django_language"] = "nl"
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Speelschema" in page and "Kwartfinales" in page and "gaat door" in page

@@ -1,16 +1,18 @@
-"""axe-core over the tournament pages (list, a running round robin with its crosstable, the
-organiser's form, a championship), and the join form used with the keyboard alone.
+"""axe-core over the tournament pages (list, a running round robin with its crosstable, a knockout
+with its bracket, the organiser's form and page, a championship), and the join form used with the keyboard alone.
 
 Marker `browser`: Debian's chromium driven by Playwright; axe-core comes with axe-playwright-python."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from games import actions as games
+from games.models import Move
 from tests.browser_helpers import page_as, serious_violations
 from tournaments import actions
 from tournaments.actions import TournamentSettings
@@ -31,17 +33,34 @@ def test_the_tournament_pages_are_axe_clean_and_joining_works_by_keyboard(browse
     upcoming = actions.do_create(
         alice, TournamentSettings(name="Open", starts_at=timezone.now() + timedelta(days=1), **chosen)
     )
+    knockout = actions.do_create(
+        alice,
+        TournamentSettings(
+            name="Knockout", starts_at=timezone.now() + timedelta(hours=1), **{**chosen, "format": "knockout"}
+        ),
+    )
+    for player in (alice, bob, carol):
+        actions.do_join(knockout.pk, player)
+    Tournament.objects.filter(pk=knockout.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    actions.do_start_if_due(knockout.pk)
     championship = Championship.objects.create(game="solitaire-chess", organiser=alice)
     page = page_as(browser, live_server, bob)
     for path in (
         "/tournaments/",
         f"/tournaments/{running.pk}/",
         f"/tournaments/{upcoming.pk}/",
+        f"/tournaments/{knockout.pk}/",  # its bracket drawn
         "/tournaments/new/",
         f"/championships/{championship.pk}/",
     ):
         page.goto(live_server.url + path)
         assert serious_violations(page) == [], path
+        if path == f"/tournaments/{knockout.pk}/":
+            assert page.locator(".bracket-round").count() == 2  # the semi-finals and the final
+    organiser = page_as(browser, live_server, alice)
+    for path in ("/tournaments/organised/", f"/tournaments/{upcoming.pk}/edit/", f"/tournaments/{upcoming.pk}/"):
+        organiser.goto(live_server.url + path)
+        assert serious_violations(organiser) == [], path
     page.goto(live_server.url + f"/tournaments/{upcoming.pk}/")
     page.get_by_role("button", name="Enter this tournament").focus()
     with page.expect_navigation():
@@ -50,8 +69,11 @@ def test_the_tournament_pages_are_axe_clean_and_joining_works_by_keyboard(browse
     assert upcoming.entries.filter(user=bob).exists()
 
 
-def test_a_player_joins_from_the_list_follows_the_pairing_and_sees_the_standings_move(browser, live_server, alice, bob):
-    """The match itself is ended by a moderator's adjudication, not by moves played in the browser."""
+def test_a_player_joins_from_the_list_follows_the_pairing_plays_and_sees_the_standings_move(
+    browser, live_server, alice, bob
+):
+    """Bob enters from the list, follows his pairing to the board and plays his first move there (a
+    real click on the board's own control); alice then resigns, and the standings show bob first."""
     chosen = {"game": "solitaire-chess", "format": Tournament.Format.SWISS, "min_entrants": 2, "rounds": 1}
     tournament = actions.do_create(
         alice, TournamentSettings(name="Browser Swiss", starts_at=timezone.now() + timedelta(hours=1), **chosen)
@@ -66,10 +88,22 @@ def test_a_player_joins_from_the_list_follows_the_pairing_and_sees_the_standings
     assert actions.do_start_if_due(tournament.pk) == "started"
     page.reload()
     match = tournament.round_set.get().tables.get().match
+    bobs_seat = match.seats.get(user=bob).number
+    engine = games.engine_of(match)
+    while bobs_seat not in engine.to_act(match.state):  # alice's opening decisions, if hers come first
+        alices_seat = 1 - bobs_seat
+        move = engine.legal_moves(match.state, alices_seat)[0]
+        match = games.do_move(match.pk, alice, match.version, move)
     page.get_by_role("link", name=f"Match #{match.pk}").click()
     page.wait_for_url(f"**/matches/{match.pk}/")
-    bobs_seat = match.seats.get(user=bob).number
-    games.do_adjudicate(match.pk, [bobs_seat], "test: bob wins")
+    page.locator('button[name="move"]').first.click()  # bob's first decision, as offered on his board
+    played = Move.objects.filter(match=match, seat=bobs_seat, by_bot=False)
+    for _ in range(100):  # the board posts the move (by htmx or a plain form)
+        if played.exists():
+            break
+        time.sleep(0.1)
+    assert played.exists()
+    games.do_resign(match.pk, alice)
     assert actions.do_advance_if_round_over(tournament.pk) == "finished"
     page.goto(live_server.url + f"/tournaments/{tournament.pk}/")
     first_row = page.locator("table.standings tbody tr").first
