@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "api",
     "push",
     "tournaments",
+    "live",  # issue 25: Server-Sent Events (after the apps whose changes it hears)
 ]
 
 MIDDLEWARE = [
@@ -77,6 +78,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "dizzysite.urls"
 WSGI_APPLICATION = "dizzysite.wsgi.application"
+ASGI_APPLICATION = "dizzysite.asgi.application"  # uvicorn serves it: the live streams need async views
 
 TEMPLATES = [
     {
@@ -227,6 +229,13 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
     if env_str("CELERY_KEY_PREFIX", ""):  # several sites (or test runs) on one Redis keep apart
         CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = env_str("CELERY_KEY_PREFIX", "")
+# Live events (issue 25, live/broadcast.py): fanned out through Redis pub/sub when LIVE_REDIS_URL is
+# set (production: every web process and worker sees every event), else in the one server process.
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
+# Pub/sub channels ignore Redis's database numbers: sites (or test runs) sharing a Redis need prefixes.
+LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX", env_str("CELERY_KEY_PREFIX", "") + "live:")
+LIVE_MAX_STREAMS_PER_USER = env_int("LIVE_MAX_STREAMS_PER_USER", 8)  # a 9th open stream gets 429
+LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15)
 # The worker and beat write a heartbeat to the cache every few seconds (dizzysite/heartbeat.py):
 # /healthz answers 503 and the admin warns when one is older than HEARTBEAT_STALE_SECONDS.
 CELERY_BEAT_SCHEDULER = "dizzysite.heartbeat:HeartbeatScheduler"
