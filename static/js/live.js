@@ -16,17 +16,29 @@
   const open = new Set(); // the streams now open
   const lastRequest = new Map(); // element id -> when its last request went out (by id: swaps replace the elements)
 
+  function showState() {
+    // For styles and tests: <html data-live="open"> while a stream is open.
+    document.documentElement.dataset.live = open.size ? "open" : "down";
+  }
+
   function listen(url, handlers) {
     const source = new EventSource(url);
-    source.addEventListener("open", () => open.add(source));
+    source.addEventListener("open", () => {
+      open.add(source);
+      // The stream sends what is newer than the page at once: the next interval poll can wait.
+      ["board", "inbox-bell", "turn-count"].forEach((id) => lastRequest.set(id, Date.now()));
+      showState();
+    });
     source.addEventListener("error", () => {
       // EventSource reconnects by itself (with Last-Event-ID); a refusal (403, 429) closes it.
       if (source.readyState !== EventSource.OPEN) open.delete(source);
+      showState();
     });
     source.addEventListener("close", () => {
       // The server ended it (a logout, a ban): no reconnecting.
       open.delete(source);
       source.close();
+      showState();
     });
     Object.entries(handlers).forEach(([name, handler]) =>
       source.addEventListener(name, (event) => handler(JSON.parse(event.data || "{}"), event)),
