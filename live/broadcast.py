@@ -182,10 +182,11 @@ class InProcessBroadcaster(Broadcaster):
         self.dispatch(message)
 
     async def start(self) -> None:
-        if self._watcher is None or self._watcher.done():
+        loop = asyncio.get_running_loop()
+        if self._watcher is None or self._watcher.done() or self._watcher.get_loop() is not loop:
             from live.watcher import watch
 
-            self._watcher = asyncio.get_running_loop().create_task(watch(self))
+            self._watcher = loop.create_task(watch(self))
 
 
 class RedisBroadcaster(Broadcaster):

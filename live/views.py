@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
@@ -109,7 +110,11 @@ class EventStreamResponse(StreamingHttpResponse):
 
 
 async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpResponse | None]:
-    """The signed-in user and their new stream, or the response that refuses one (403, 429)."""
+    """The signed-in user and their new stream, or the response that refuses one (204, 403, 429)."""
+    if not isinstance(request, ASGIRequest):
+        # Under WSGI the stream would be read to its end before anything is sent, which never comes,
+        # holding a worker thread: 204 tells an EventSource not to come back (the page polls).
+        return None, None, HttpResponse(status=204)
     user = await request.auser()
     if not user.is_authenticated:
         return user, None, HttpResponse("Log in to follow a match live.", status=403, content_type="text/plain")

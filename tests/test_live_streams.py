@@ -5,9 +5,6 @@ own thread and see its transaction."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient
@@ -16,6 +13,7 @@ from live import broadcast, limits
 from live.broadcast import publish_lobby, publish_match, publish_user
 from live.hooks import session_tag
 from tests.helpers import start_match
+from tests.live_surfaces import Reader
 
 
 @pytest.fixture(autouse=True)
@@ -27,60 +25,6 @@ def in_process(settings):
     yield
     broadcast.reset_broadcaster()
     limits._local.clear()
-
-
-class Reader:
-    """An open stream's events, parsed: {"event":..., "id":..., "data": {...}}, comments skipped.
-
-    A task reads the stream into a queue: a timeout while waiting must not cancel the stream itself
-    (cancelling an async generator's __anext__ ends the generator)."""
-
-    def __init__(self, response) -> None:
-        assert response.status_code == 200, response.status_code
-        assert response["Content-Type"] == "text/event-stream"
-        self.response = response
-        self.chunks = response.streaming_content
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.pump = asyncio.get_running_loop().create_task(self.read_all())
-        self.buffer = ""
-
-    async def read_all(self) -> None:
-        async for chunk in self.chunks:
-            await self.queue.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        await self.queue.put(None)
-
-    async def next_event(self, timeout: float = 2.0) -> dict | None:
-        """The next event, or None when the stream ended; TimeoutError after `timeout` without one
-        (heartbeat comments and the retry line do not count)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            while "\n\n" not in self.buffer:
-                left = deadline - asyncio.get_running_loop().time()
-                chunk = await asyncio.wait_for(self.queue.get(), max(left, 0.001))
-                if chunk is None:
-                    return None
-                self.buffer += chunk
-            block, self.buffer = self.buffer.split("\n\n", 1)
-            lines = [line for line in block.splitlines() if not line.startswith(":") and ": " in line]
-            fields = dict(line.split(": ", 1) for line in lines)
-            if "event" in fields:
-                return {"event": fields["event"], "id": fields.get("id"), "data": json.loads(fields["data"])}
-
-    async def nothing_for(self, seconds: float) -> bool:
-        try:
-            event = await self.next_event(seconds)
-        except TimeoutError:
-            return True
-        raise AssertionError(f"expected no event, got {event}")
-
-    async def close(self) -> None:
-        """What the server does when the client goes: cancel the stream, then close the response."""
-        self.pump.cancel()
-        try:
-            await self.pump
-        except asyncio.CancelledError:
-            pass
-        self.response.close()
 
 
 async def signed_in(user) -> AsyncClient:
@@ -107,6 +51,14 @@ def test_refused_without_a_session_or_a_match(alice, bob):
         assert (await (await signed_in(alice)).post(f"/live/match/{match.pk}/")).status_code == 405
 
     run(check())
+
+
+@pytest.mark.django_db
+def test_under_wsgi_a_stream_is_refused_with_204(alice, bob, client_for):
+    """WSGI would read the endless stream to its end before sending anything: 204 stops an EventSource."""
+    match = start_match(alice, [bob])
+    assert client_for(bob).get(f"/live/match/{match.pk}/").status_code == 204
+    assert client_for(bob).get("/live/me/").status_code == 204
 
 
 @pytest.mark.django_db
