@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from games.models import Seat
 from tests.asgi_server import session_cookie, start_server, stop_server
 from tests.helpers import start_match, user_to_act
 from tests.test_browser import CHROMIUM_ARGS, take_one_action
@@ -65,6 +66,7 @@ def test_a_move_reaches_the_other_browser_by_the_stream(browser, asgi_site, alic
     assert board_requests == []
 
     revision = waiter.locator("#board").get_attribute("data-revision")
+    assert waiter.locator("#turn-count").get_attribute("data-count") == "0"  # not the waiter's turn yet
     assert take_one_action(mover)
     moved = time.monotonic()
     waiter.wait_for_function("r => document.getElementById('board').dataset.revision !== r", arg=revision, timeout=1000)
@@ -73,3 +75,13 @@ def test_a_move_reaches_the_other_browser_by_the_stream(browser, asgi_site, alic
     assert waiter.locator("#board").get_attribute("data-revision") == str(match.revision)
     assert board_requests and all(h.get("x-dizzy-live") == "1" for h in board_requests), board_requests
     assert waiter.evaluate("document.activeElement && document.activeElement.id") == "board"
+    # The header's turn count follows the user's own stream ("turns"), without its 30 s poll: the
+    # mover plays on until the turn passes to the waiter (a Solitaire Chess turn may take several moves).
+    for _ in range(20):
+        if Seat.objects.filter(user=waiter_user, to_act=True).exists():
+            break
+        version = mover.locator("input[name=version]").input_value()
+        assert take_one_action(mover)
+        mover.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
+    assert Seat.objects.filter(user=waiter_user, to_act=True).exists()
+    waiter.wait_for_function("() => document.getElementById('turn-count').dataset.count === '1'", timeout=2000)

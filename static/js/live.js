@@ -6,7 +6,7 @@
 //   interval poll is skipped, except one a minute as a safety net; when the stream is down, the
 //   interval poll runs as before.
 // - The header (body[data-live-me]) listens to the user's stream: "bell" and "turns" trigger the
-//   bell's and the turn count's "refresh"; "lobby" triggers "refresh" on [data-live-lobby].
+//   bell's and the turn count's "refresh"; "turns" and "lobby" redraw the dashboard (#dashboard).
 // No inline script and no eval (see the CSP and htmx's allowEval: false).
 (function () {
   "use strict";
@@ -85,13 +85,45 @@
     });
   }
 
+  // The dashboard is redrawn at most every few seconds, and never under the reader's focus (a
+  // keyboard user on one of its links keeps it): it waits until the focus leaves it.
+  const DASHBOARD_MS = 3000;
+  let dashboardDue = false;
+  let dashboardAt = 0;
+  let dashboardTimer = null;
+  function refreshDashboard() {
+    const dashboard = document.getElementById("dashboard");
+    if (!dashboard) return;
+    dashboardDue = true;
+    if (dashboardTimer) return; // one redraw is already on its way
+    const wait = dashboardAt + DASHBOARD_MS - Date.now();
+    if (wait > 0) {
+      dashboardTimer = setTimeout(() => {
+        dashboardTimer = null;
+        if (dashboardDue) refreshDashboard();
+      }, wait);
+      return;
+    }
+    if (dashboard.contains(document.activeElement)) return; // see the focusout listener
+    dashboardDue = false;
+    dashboardAt = Date.now();
+    trigger("#dashboard", "refresh");
+  }
+  document.addEventListener("focusout", (event) => {
+    const dashboard = document.getElementById("dashboard");
+    if (dashboardDue && dashboard && dashboard.contains(event.target)) setTimeout(refreshDashboard, 0);
+  });
+
   function startMe() {
     const url = document.body.dataset.liveMe;
     if (!url) return;
     listen(url, {
       bell: () => trigger("#inbox-bell", "refresh"),
-      turns: () => trigger("#turn-count", "refresh"),
-      lobby: () => trigger("[data-live-lobby]", "refresh"),
+      turns: () => {
+        trigger("#turn-count", "refresh");
+        refreshDashboard();
+      },
+      lobby: refreshDashboard,
     });
   }
 
