@@ -193,6 +193,7 @@ class RedisBroadcaster(Broadcaster):
     """One pattern subscription per process on Redis; sync PUBLISH for the senders."""
 
     RETRY_S = 1.0
+    CONNECT_WAIT_S = 5.0  # how long a new listener waits for the process's pub/sub connection
 
     def __init__(self, url: str, prefix: str) -> None:
         super().__init__()
@@ -220,7 +221,7 @@ class RedisBroadcaster(Broadcaster):
             self.connected = asyncio.Event()
             self._reader_loop = loop
             self._reader = loop.create_task(self._read_forever())
-        await asyncio.wait_for(self.connected.wait(), 5.0)
+        await asyncio.wait_for(self.connected.wait(), self.CONNECT_WAIT_S)
 
     async def _read_forever(self) -> None:
         import redis.asyncio as aioredis

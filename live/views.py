@@ -16,6 +16,7 @@ it sooner). A user holds at most LIVE_MAX_STREAMS_PER_USER streams: one more get
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -31,12 +32,14 @@ from live.broadcast import (
     REVISION,
     Message,
     Subscription,
+    get_broadcaster,
     match_channel,
     subscribe,
     user_channel,
 )
 from live.hooks import session_tag
 
+log = logging.getLogger(__name__)
 RETRY_MS = 3000  # how long a browser waits before it reconnects
 
 
@@ -110,7 +113,7 @@ class EventStreamResponse(StreamingHttpResponse):
 
 
 async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpResponse | None]:
-    """The signed-in user and their new stream, or the response that refuses one (204, 403, 429)."""
+    """The signed-in user and their new stream, or the response that refuses one (204, 403, 429, 503)."""
     if not isinstance(request, ASGIRequest):
         # Under WSGI the stream would be read to its end before anything is sent, which never comes,
         # holding a worker thread: 204 tells an EventSource not to come back (the page polls).
@@ -118,7 +121,12 @@ async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpRes
     user = await request.auser()
     if not user.is_authenticated:
         return user, None, HttpResponse("Log in to follow a match live.", status=403, content_type="text/plain")
-    token = await limits.claim(user.pk)
+    try:
+        await get_broadcaster().start()  # Redis reachable (or the in-process watcher running)
+        token = await limits.claim(user.pk)
+    except Exception:  # Redis away: the page keeps polling, as without JavaScript
+        log.warning("live: cannot open a stream", exc_info=True)
+        return user, None, HttpResponse("Live updates are down.", status=503, content_type="text/plain")
     if token is None:
         refused = HttpResponse("Too many open live streams.", status=429, content_type="text/plain")
         refused["Retry-After"] = str(settings.LIVE_HEARTBEAT_SECONDS)

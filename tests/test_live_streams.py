@@ -215,3 +215,18 @@ def test_close_events_end_at_once_a_sessions_or_all_streams(alice, bob, settings
             assert await reader.next_event() is None
 
     run(check())
+
+
+@pytest.mark.django_db
+def test_without_its_redis_a_stream_is_refused_with_503(alice, bob, settings, monkeypatch):
+    """The page then keeps its interval poll: an EventSource does not retry after a 503."""
+    settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    broadcast.reset_broadcaster()
+    monkeypatch.setattr(broadcast.RedisBroadcaster, "CONNECT_WAIT_S", 0.5)
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        response = await (await signed_in(bob)).get(f"/live/match/{match.pk}/")
+        assert response.status_code == 503
+
+    run(check())
