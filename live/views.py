@@ -88,22 +88,30 @@ class Stream:
     def release(self) -> None:
         limits.release(self.user_id, self.token)
 
+    async def arelease(self) -> None:
+        await limits.arelease(self.user_id, self.token)
+
 
 class EventStreamResponse(StreamingHttpResponse):
-    """An event stream that gives its slot back when the server closes it: at its end, a logout,
-    or the client gone (Django's ASGI handler cancels the stream, then closes the response)."""
+    """An event stream that gives its slot back when it ends: at its end, a logout, or the client
+    gone (Django's ASGI handler cancels the stream)."""
 
     def __init__(self, stream: Stream, events: AsyncIterator[str]) -> None:
-        super().__init__(self.with_retry(events), content_type="text/event-stream")
+        super().__init__(self.with_retry(stream, events), content_type="text/event-stream")
         self.stream = stream
         self["Cache-Control"] = "no-cache, no-store"
         self["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
 
     @staticmethod
-    async def with_retry(events: AsyncIterator[str]) -> AsyncIterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        async for chunk in events:
-            yield chunk
+    async def with_retry(stream: Stream, events: AsyncIterator[str]) -> AsyncIterator[str]:
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            async for chunk in events:
+                yield chunk
+        finally:
+            # A client that goes away cancels the stream, and Django then skips the response's
+            # close(): the slot is given back here (close() does it for the other ways out).
+            await stream.arelease()
 
     def close(self) -> None:
         try:

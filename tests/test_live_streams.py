@@ -5,6 +5,9 @@ own thread and see its transaction."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient
@@ -228,5 +231,26 @@ def test_without_its_redis_a_stream_is_refused_with_503(alice, bob, settings, mo
     async def check() -> None:
         response = await (await signed_in(bob)).get(f"/live/match/{match.pk}/")
         assert response.status_code == 503
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_a_client_gone_gives_its_slot_back(alice, bob, settings):
+    """Django's ASGI handler cancels a stream whose client went away and does not close the response:
+    the slot must come back all the same, or a few reloads of a board would reach the cap."""
+    settings.LIVE_MAX_STREAMS_PER_USER = 1
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        client = await signed_in(bob)
+        for _ in range(3):
+            reader = Reader(await client.get(f"/live/match/{match.pk}/"))
+            await reader.next_event()
+            reader.pump.cancel()  # the disconnect: the stream is cancelled, close() never called
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader.pump
+            await reader.chunks.aclose()
+        assert limits._local == {}
 
     run(check())

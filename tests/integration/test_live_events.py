@@ -18,7 +18,7 @@ from live import broadcast
 from tests.asgi_server import session_cookie, start_server, stop_server
 from tests.conftest import port_open, require
 from tests.helpers import first_legal, start_match, user_to_act
-from tests.integration.conftest import REDIS_URL
+from tests.integration.conftest import REDIS_URL, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -125,7 +125,7 @@ def test_a_move_reaches_the_other_seat_and_a_spectator(asgi_server, alice, bob, 
         reader.close()
 
 
-def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, alice, bob):
+def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, redis_channels, alice, bob):
     match = start_match(alice, [bob])
     mover = user_to_act(match).user
     other = bob if mover == alice else alice
@@ -138,6 +138,12 @@ def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, alice, 
     event = again.next()
     assert event["id"] == str(match.revision) and int(event["id"]) > int(last_id)
     again.close()
+    # The client went away twice: the server gave both slots of the per-user cap back at once.
+    import redis
+
+    slots = redis.Redis.from_url(REDIS_URL)
+    key = f"{redis_channels['LIVE_CHANNEL_PREFIX']}streams:{other.pk}"
+    wait_for(lambda: slots.zcard(key) == 0, 5, 0.1, "the stream slots to be given back")
 
 
 def test_a_banned_users_stream_closes(asgi_server, alice, bob, make_user):
