@@ -3,8 +3,8 @@
 // swap, the focus handling and the no-JavaScript pages stay as they are.
 // - A board (#board[data-live]) listens to its match: a newer revision triggers its "poll", which GETs
 //   its own fragment (?since=), exactly as the interval poll does. While the stream is open the
-//   interval poll is skipped, except one a minute as a safety net; when the stream is down, the
-//   interval poll runs as before.
+//   interval polls of the board and the turn count are skipped, except one a minute as a safety net;
+//   when the stream is down, they run as before.
 // - The header (body[data-live-me]) listens to the user's stream: "bell" and "turns" trigger the
 //   bell's and the turn count's "refresh"; "turns" and "lobby" redraw the dashboard (#dashboard).
 // No inline script and no eval (see the CSP and htmx's allowEval: false).
@@ -26,7 +26,7 @@
     source.addEventListener("open", () => {
       open.add(source);
       // The stream sends what is newer than the page at once: the next interval poll can wait.
-      ["board", "inbox-bell", "turn-count"].forEach((id) => lastRequest.set(id, Date.now()));
+      ["board", "turn-count"].forEach((id) => lastRequest.set(id, Date.now()));
       showState();
     });
     source.addEventListener("error", () => {
@@ -57,7 +57,9 @@
   // The interval polls are skipped while a stream is open (one a minute still goes through).
   document.addEventListener("htmx:confirm", (event) => {
     const elt = event.detail.elt;
-    const live = elt.id === "board" || elt.id === "inbox-bell" || elt.id === "turn-count";
+    // Not the bell: reading the inbox (in another tab) marks rows read without an event, so its
+    // 30 s poll stays; a new notification still rings it at once.
+    const live = elt.id === "board" || elt.id === "turn-count";
     if (!live || open.size === 0 || event.detail.verb !== "get") return;
     const triggered = event.detail.triggeringEvent;
     if (triggered && triggered.type !== "every") return; // a "poll"/"refresh" or the first load
