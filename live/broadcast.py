@@ -199,6 +199,7 @@ class RedisBroadcaster(Broadcaster):
         super().__init__()
         self.url = url
         self.prefix = prefix
+        self.reader_name = "dizzysite-live-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-")
         self._sync_client: Any = None
         self._reader: asyncio.Task | None = None
         self._reader_loop: asyncio.AbstractEventLoop | None = None
@@ -228,7 +229,11 @@ class RedisBroadcaster(Broadcaster):
 
         first = True
         while True:
-            client = aioredis.Redis.from_url(self.url)
+            # Keepalives and health checks: a connection dropped silently (a NAT, a failover) is
+            # noticed and made again, instead of a process that hears nothing from then on.
+            client = aioredis.Redis.from_url(
+                self.url, socket_keepalive=True, health_check_interval=15, client_name=self.reader_name
+            )
             try:
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.psubscribe(self.prefix + "*")
@@ -247,8 +252,10 @@ class RedisBroadcaster(Broadcaster):
             await asyncio.sleep(self.RETRY_S)
 
     async def _pump(self, pubsub: Any) -> None:
-        async for raw in pubsub.listen():
-            if raw.get("type") != "pmessage":
+        while True:
+            # A bounded wait, not listen(): each call lets redis-py ping a quiet connection.
+            raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+            if raw is None or raw.get("type") != "pmessage":
                 continue
             channel = raw["channel"].decode() if isinstance(raw["channel"], bytes) else raw["channel"]
             try:

@@ -118,6 +118,26 @@ def test_redis_keeps_prefixes_apart(on_redis, settings):
     asyncio.run(run())
 
 
+def test_redis_lost_and_back_tells_listeners_to_resync(on_redis):
+    """Messages published while the pub/sub connection was down are lost: when it is back, every
+    listener gets a RESYNC (a board then re-reads its revision), and later messages arrive again."""
+    import redis
+
+    async def run() -> None:
+        async with listen([match_channel(4)]) as board:
+            name = broadcast.get_broadcaster().reader_name
+            admin = redis.Redis.from_url(REDIS_URL)
+            ours = [c["id"] for c in admin.client_list() if c.get("name") == name]
+            assert len(ours) == 1
+            admin.client_kill_filter(_id=ours[0])  # this process's connection only
+            resync = await board.get(5)
+            assert resync == Message("match:4", RESYNC)
+            publish_match(4, 8)
+            assert await board.get(2) == Message("match:4", REVISION, {"revision": 8})
+
+    asyncio.run(run())
+
+
 def test_watcher_reports_changes_and_first_sightings():
     seen_matches = {1: 4, 2: 9}
     seen_users = {10: (1, 50, True), 11: (0, 7, True)}
