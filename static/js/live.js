@@ -75,10 +75,22 @@
     }
   });
 
+  let boardSource = null;
+  // A match that ended draws a board with no data-live: its stream has nothing more to say.
+  document.addEventListener("htmx:afterSettle", () => {
+    const board = document.getElementById("board");
+    if (boardSource && board && !board.dataset.live) {
+      boardSource.close();
+      open.delete(boardSource);
+      boardSource = null;
+      showState();
+    }
+  });
+
   function startBoard() {
     const board = document.getElementById("board");
     if (!board || !board.dataset.live) return;
-    listen(board.dataset.live, {
+    boardSource = listen(board.dataset.live, {
       revision: (data) => {
         const current = document.getElementById("board"); // swapped since: look it up again
         if (!current || !current.dataset.live) return;
