@@ -85,3 +85,28 @@ def test_a_move_reaches_the_other_browser_by_the_stream(browser, asgi_site, alic
         mover.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
     assert Seat.objects.filter(user=waiter_user, to_act=True).exists()
     waiter.wait_for_function("() => document.getElementById('turn-count').dataset.count === '1'", timeout=2000)
+
+
+def test_without_a_stream_the_board_polls_as_before(browser, alice, bob):
+    """Every stream refused (a cap of 0: as a user over the cap, or a proxy that will not pass them):
+    the interval poll carries the move, as it did before the live events."""
+    process, port, folder = start_server({"DIZZY_POLL_SECONDS": "1", "LIVE_MAX_STREAMS_PER_USER": "0"}, 15)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        match = start_match(alice, [bob])
+        mover_user = user_to_act(match).user
+        waiter_user = bob if mover_user == alice else alice
+        mover, waiter = page_for(browser, base, mover_user), page_for(browser, base, waiter_user)
+        refused: list[int] = []
+        waiter.on("response", lambda r: refused.append(r.status) if "/live/" in r.url else None)
+        for page in (mover, waiter):
+            page.goto(f"{base}/matches/{match.pk}/")
+        waiter.wait_for_function("() => document.documentElement.dataset.live === 'down'", timeout=5000)
+        assert refused and set(refused) == {429}
+        revision = waiter.locator("#board").get_attribute("data-revision")
+        assert take_one_action(mover)
+        waiter.wait_for_function(
+            "r => document.getElementById('board').dataset.revision !== r", arg=revision, timeout=3000
+        )
+    finally:
+        stop_server(process, folder)

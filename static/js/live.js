@@ -14,6 +14,8 @@
 
   const SAFETY_POLL_MS = 60000;
   const open = new Set(); // the streams now open
+  let boardSource = null; // the board's stream, if this page has a live board
+  let meSource = null; // the user's own stream
   const lastRequest = new Map(); // element id -> when its last request went out (by id: swaps replace the elements)
 
   function showState() {
@@ -26,7 +28,7 @@
     source.addEventListener("open", () => {
       open.add(source);
       // The stream sends what is newer than the page at once: the next interval poll can wait.
-      ["board", "turn-count"].forEach((id) => lastRequest.set(id, Date.now()));
+      lastRequest.set(source === boardSource ? "board" : "turn-count", Date.now());
       showState();
     });
     source.addEventListener("error", () => {
@@ -59,8 +61,9 @@
     const elt = event.detail.elt;
     // Not the bell: reading the inbox (in another tab) marks rows read without an event, so its
     // 30 s poll stays; a new notification still rings it at once.
-    const live = elt.id === "board" || elt.id === "turn-count";
-    if (!live || open.size === 0 || event.detail.verb !== "get") return;
+    // Each by its own stream: a board whose stream was refused (429) polls on, whatever else is open.
+    const source = elt.id === "board" ? boardSource : elt.id === "turn-count" ? meSource : null;
+    if (!source || !open.has(source) || event.detail.verb !== "get") return;
     const triggered = event.detail.triggeringEvent;
     if (triggered && triggered.type !== "every") return; // a "poll"/"refresh" or the first load
     const last = lastRequest.get(elt.id) || 0;
@@ -75,7 +78,6 @@
     }
   });
 
-  let boardSource = null;
   // A match that ended draws a board with no data-live: its stream has nothing more to say.
   document.addEventListener("htmx:afterSettle", () => {
     const board = document.getElementById("board");
@@ -131,7 +133,7 @@
   function startMe() {
     const url = document.body.dataset.liveMe;
     if (!url) return;
-    listen(url, {
+    meSource = listen(url, {
       bell: () => trigger("#inbox-bell", "refresh"),
       turns: () => {
         trigger("#turn-count", "refresh");
