@@ -7,6 +7,9 @@ cheap and never raise: a lost event only means a board falls back to its poll):
 
     publish_match(match_id, revision)       # "match <id> is now at revision N": nothing else, ever
     publish_user(user_id, kind, **data)     # kind: USER_KINDS ("bell", "turns", "lobby", "close", ...)
+                                            # "close": no data = all the user's streams (a ban);
+                                            # session=<live.hooks.session_tag> = that session's;
+                                            # any other key (token=...) = only streams that know it
     publish_lobby()                         # the lobby's open seats changed (every /live/me/ hears it)
 
 Events carry revisions, kinds, counts and ids only, never a board or a message: the receiver reads

@@ -75,8 +75,10 @@ class Stream:
         """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
         if message.channel != user_channel(self.user_id) or message.kind != "close":
             return False
-        only = message.data.get("session")
-        return not only or only == session_tag(self.session_key)
+        if not message.data:  # a ban or a suspension: every stream of the user
+            return True
+        # One session's (a logout); a close naming something else (an API token) is not ours.
+        return message.data.get("session") == session_tag(self.session_key)
 
     async def heartbeat(self) -> str | None:
         """The heartbeat's comment, or None when the stream must end."""

@@ -212,6 +212,8 @@ def test_close_events_end_at_once_a_sessions_or_all_streams(alice, bob, settings
         assert (await first.next_event())["event"] == "close"
         assert await first.next_event() is None
         assert await second.nothing_for(0.3)
+        publish_user(bob.pk, "close", token="a1b2")  # an API token revoked: not a session's stream
+        assert await second.nothing_for(0.3)
         publish_user(bob.pk, "close")  # a ban: every stream of theirs
         for reader in (second, third):
             assert (await reader.next_event())["event"] == "close"
