@@ -43,49 +43,28 @@ Backends (get_broadcaster() picks one per process, from settings.LIVE_REDIS_URL)
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
+from live.channels import (  # noqa: F401 (re-exported: the interface above names them here)
+    LOBBY_CHANNEL,
+    MATCH,
+    RESYNC,
+    REVISION,
+    USER,
+    USER_KINDS,
+    Message,
+    match_channel,
+    user_channel,
+)
+
 log = logging.getLogger(__name__)
-
-MATCH = "match"
-USER = "user"
-LOBBY_CHANNEL = "lobby"
-REVISION = "revision"  # a match message's kind
-RESYNC = "resync"  # events may have been lost: re-read
-# What a user event says changed; the stream computes that user's own counts when it hears one.
-USER_KINDS = ("bell", "turns", "lobby", "close")
 QUEUE_SIZE = 256  # a subscriber this far behind is told to RESYNC instead
-
-
-def match_channel(match_id: int) -> str:
-    return f"{MATCH}:{int(match_id)}"
-
-
-def user_channel(user_id: int) -> str:
-    return f"{USER}:{int(user_id)}"
-
-
-@dataclass(frozen=True)
-class Message:
-    channel: str
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def encode(self) -> str:
-        return json.dumps({"c": self.channel, "k": self.kind, "d": self.data}, separators=(",", ":"))
-
-    @classmethod
-    def decode(cls, raw: str | bytes) -> Message:
-        value = json.loads(raw)
-        return cls(channel=str(value["c"]), kind=str(value["k"]), data=dict(value.get("d") or {}))
 
 
 class Subscription:
