@@ -10,8 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.conftest import port_open, require
-from tests.integration.conftest import ROOT, free_port, wait_for
+from tests.conftest import require
+from tests.integration.conftest import ROOT, free_port, port_open, wait_for
 
 
 def database_url() -> str:

@@ -23,7 +23,8 @@ from live.broadcast import (
     user_channel,
 )
 from live.watcher import changes
-from tests.conftest import port_open, require
+from tests.conftest import require
+from tests.integration.conftest import port_open  # from dizzysite.netutil once merged with main
 
 REDIS_URL = "redis://127.0.0.1:6379/15"
 

@@ -16,9 +16,9 @@ import pytest
 
 from live import broadcast
 from tests.asgi_server import session_cookie, start_server, stop_server
-from tests.conftest import port_open, require
+from tests.conftest import require
 from tests.helpers import first_legal, start_match, user_to_act
-from tests.integration.conftest import REDIS_URL, wait_for
+from tests.integration.conftest import REDIS_URL, port_open, wait_for
 
 pytestmark = pytest.mark.integration
 
