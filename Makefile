@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench ladder selfplay clean
+.PHONY: install run test test-fast lint bench bench-scale ladder selfplay clean
 
 install: $(STAMP)
 
@@ -26,12 +26,25 @@ run: install
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# The suite without what is long (the audit is `slow` too) or needs real parts (markers in pyproject.toml),
+# on two processes (pytest-xdist): under 5 minutes on a 2-core machine. `make test` (CI) runs everything.
+FAST := not slow and not browser and not integration
+
+test-fast: install
+	$(PY) -m pytest -n 2 -m "$(FAST)" $(PYTEST_ARGS)
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports  # the layering of the apps (pyproject.toml [tool.importlinter])
 
 bench: install
 	$(PY) bench/run.py
+
+# Issue 28: a million matches built by COPY beside a small database, both measured (bench/scale.py);
+# SCALE_ARGS="--scale 0.01" and so on. Not part of `make bench`: it takes most of 20 minutes.
+bench-scale: install
+	$(PY) bench/scale.py $(SCALE_ARGS)
 
 # The bots' round robin (issue 14): LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
 ladder: install

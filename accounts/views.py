@@ -8,7 +8,6 @@ from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm
-from games import actions, clock
 
 
 @login_required
@@ -20,27 +19,9 @@ def profile(request: HttpRequest) -> HttpResponse:
         return redirect("profile")
     context = {
         "form": form,
-        "vacation_left": clock.in_words(actions.vacation_seconds_left(request.user)),
-        "vacation_days": actions.VACATION_DAYS_PER_YEAR,
         "blocked": request.user.blocks.select_related("blocked"),
     }
     return render(request, "accounts/profile.html", context)
-
-
-@require_POST
-@login_required
-def vacation(request: HttpRequest) -> HttpResponse:
-    """Switch the vacation on (pausing the clocks of every slow match) or off."""
-    try:
-        if request.POST.get("on") == "1":
-            actions.start_vacation(request.user)
-            messages.success(request, _("Your vacation has started: your clocks in slow matches are paused."))
-        else:
-            actions.end_vacation(request.user)
-            messages.success(request, _("Welcome back: your clocks run again."))
-    except actions.ActionError as error:
-        messages.error(request, str(error))
-    return redirect("profile")
 
 
 @require_POST

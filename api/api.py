@@ -34,8 +34,8 @@ from api.schemas import (
 )
 from api.shared import ERRORS, MatchId, get_match
 from games import actions
-from games.engines.registry import available_engines
-from games.models import BOT_LEVELS, Match, Seat
+from games.engines.registry import available_engines, get_bots
+from games.models import BOT_LEVELS, LARGE_FIELDS, Match, Seat
 
 api = NinjaAPI(
     title="Dizzysite API",
@@ -104,7 +104,7 @@ def games(request: HttpRequest):
             "name": engine.name,
             "min_players": engine.min_players,
             "max_players": engine.max_players,
-            "bot_levels": [level for level in levels if level in engine.bots],
+            "bot_levels": [level for level in levels if level in get_bots(slug)],
             "options": [{**vars(o), "choices": [list(c) for c in o.choices]} for o in engine.options],
             "moves": {kind: sorted(fields) for kind, fields in sorted(engine.move_fields.items())},
         }
@@ -113,7 +113,12 @@ def games(request: HttpRequest):
 
 
 def _filtered_seats(user, which: MatchFilter):
-    seats = Seat.objects.filter(user=user).select_related("match").exclude(match__status=Match.Status.CANCELLED)
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("match")
+        .defer(*(f"match__{field}" for field in LARGE_FIELDS))  # a summary never shows the state
+        .exclude(match__status=Match.Status.CANCELLED)
+    )
     playing = seats.filter(match__status=Match.Status.ACTIVE, accepted=True, handed_to_bot=False)
     return {
         MatchFilter.all: seats,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_type_hints
 
 from ninja import Field, Schema
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt, create_model
 
 from games.engines.base import Engine, Option
 from games.engines.registry import GAMES, available_engines
+from games.presenters import MatchInfo
 
 MAX_ID = 2**31 - 1  # ids and revisions past this are refused by the schema, not by PostgreSQL
 
@@ -97,26 +99,21 @@ class SeatOut(Schema):
     handed_to_bot: bool
 
 
-class MatchInfoOut(Schema):
-    id: int
-    game: str
-    game_name: str
-    status: str
-    status_label: str
-    version: int
-    revision: int
-    created_by_id: int
-    created: datetime
-    started: datetime | None
-    ended: datetime | None
-    deadline: datetime | None
-    time_preset: str
-    turn_seconds: int
-    options: dict[str, Any]
-    end_reason: str
-    result: dict[str, Any] | None
-    is_over: bool
-    url: str
+def schema_of(source: type, name: str) -> type[Schema]:
+    """A response schema with the fields (names, types and defaults) of one of games' presenter
+    dataclasses: the API answers with what the board page gets, so that shape is written once, in
+    games/presenters.py, and the schema follows it."""
+    hints = get_type_hints(source)
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(source):
+        if f.default_factory is not dataclasses.MISSING:
+            fields[f.name] = (hints[f.name], Field(default_factory=f.default_factory))
+        else:
+            fields[f.name] = (hints[f.name], ... if f.default is dataclasses.MISSING else f.default)
+    return create_model(name, __base__=Schema, **fields)
+
+
+MatchInfoOut = schema_of(MatchInfo, "MatchInfoOut")
 
 
 class MatchFacts(Schema):

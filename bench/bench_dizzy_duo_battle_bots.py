@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engines.dizzy_duo_battle import ENGINE  # noqa: E402
+from games.engines.dizzy_duo_battle import ENGINE, SPEC  # noqa: E402
 
 
 def play(levels: list[str], seed: int, options: dict | None = None, timing: dict | None = None) -> list[int]:
@@ -32,7 +32,7 @@ def play(levels: list[str], seed: int, options: dict | None = None, timing: dict
         seat = seats[0]
         view = ENGINE.view(state, seat)
         legal = ENGINE.legal_moves(state, seat)
-        bot = ENGINE.bots[levels[seat]]
+        bot = SPEC.bots[levels[seat]]
         started = time.perf_counter()
         move = bot(view, legal, generators[seat])
         if timing is not None:

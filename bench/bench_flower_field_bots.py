@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engines.flower_field import ENGINE  # noqa: E402
+from games.engines.flower_field import ENGINE, SPEC  # noqa: E402
 
 LINE_UPS = [("hard", "random"), ("normal", "random"), ("hard", "normal"), ("random", "random")]
 TARGETS = {("hard", "random"): 0.95, ("hard", "normal"): 0.5}
@@ -41,7 +41,7 @@ def play(levels: tuple[str, str], seed: int, timing: dict[str, list[float]]) -> 
         legal = ENGINE.legal_moves(state, seat)
         timing["legal_moves"].append(time.process_time() - started)
         started = time.process_time()
-        move = ENGINE.bots[levels[seat]](view, legal, generators[seat])
+        move = SPEC.bots[levels[seat]](view, legal, generators[seat])
         timing[levels[seat]].append(time.process_time() - started)
         state, _ = ENGINE.apply(state, seat, move)
     result = ENGINE.result(state)

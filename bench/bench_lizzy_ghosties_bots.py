@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engines.lizzy_ghosties import ENGINE  # noqa: E402
+from games.engines.lizzy_ghosties import ENGINE, SPEC  # noqa: E402
 
 Timing = dict[str, list[float]]  # bot level -> seconds per decision
 
@@ -35,7 +35,7 @@ def play(levels: list[str], seed: int, dicey: bool, timing: Timing) -> list[int]
         view = ENGINE.view(state, seat)
         legal = ENGINE.legal_moves(state, seat)
         started = time.perf_counter()
-        move = ENGINE.bots[levels[seat]](view, legal, generators[seat])
+        move = SPEC.bots[levels[seat]](view, legal, generators[seat])
         timing[levels[seat]].append(time.perf_counter() - started)
         state, _ = ENGINE.apply(state, seat, move)
     result = ENGINE.result(state)

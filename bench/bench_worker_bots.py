@@ -229,9 +229,10 @@ def play_match(game: str, level: str, user: Any, rng: random.Random, timings: Ti
     from games import actions
     from games.engines.registry import get_engine
     from games.models import Match
+    from games.seats import SeatSpec
 
     engine = get_engine(game)
-    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("bot", level)] * (engine.min_players - 1)
+    seats = [SeatSpec("me")] + [SeatSpec("bot", level)] * (engine.min_players - 1)
     match, since = stamped_commit(actions.create_match, user, game, seats)
     timings.matches += 1
     bot_seats = {seat.number for seat in match.seats.all() if seat.is_bot}

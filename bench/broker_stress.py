@@ -5,7 +5,7 @@ while two consumer processes take them. Counts what came, what was lost, what br
 
 `dizzy` is the site's transport (dizzysite/broker.py), `kombu` kombu's own filesystem transport (its
 reader can see an empty message, celery/kombu#1551), `sqla` kombu's SQLAlchemy transport on a SQLite
-file (needs SQLAlchemy, which the site does not install). tests/test_broker.py runs the first two.
+file (needs SQLAlchemy, which the site does not install). tests/site/test_broker.py runs the first two.
 Each consumer stops once the producers are done and nothing came for IDLE_S; an exception from the
 transport is counted as a crash (in a Celery worker it is "Unrecoverable error") and the consumer goes on.
 """

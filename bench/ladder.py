@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.ladder_players import SCRIPTED  # noqa: E402
-from games.engines.registry import get_engine  # noqa: E402
+from games.engines.registry import get_bots, get_engine  # noqa: E402
 
 GAMES = ("solitaire-chess", "doubting-flower-field", "dizzy-duo-battle", "lizzy-ghosties")
 TABLES = {"dizzy-duo-battle": (3, 4, 6), "lizzy-ghosties": (4, 5)}
@@ -53,8 +53,7 @@ BOT_MODULES = {
 
 
 def players_of(slug: str) -> dict[str, Any]:
-    engine = get_engine(slug)
-    return {**engine.bots, **SCRIPTED.get(slug, {})}
+    return {**get_bots(slug), **SCRIPTED.get(slug, {})}
 
 
 def tasks_for(slug: str, games: int, seed: int) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.engines.dizzy_cards import hand_power
 from games.engines.flower_field import bots as ff
-from games.engines.flower_field.fields import canonical_field
+from games.engines.flower_field.rules import canonical_field
 from games.engines.solitaire_chess import rules as sc_rules
 
 Move = dict[str, Any]

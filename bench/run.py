@@ -1,4 +1,4 @@
-"""`make bench`: the web benchmark (bench/web.py), then every bench/bench_*.py script.
+"""`make bench`: the web benchmark (the package bench/web/), then every bench/bench_*.py script.
 
 The last line of the output is always one JSON object: the web benchmark's figures (or its error).
 Missing a target is not an error (exit 0); failing to measure is (exit 1).

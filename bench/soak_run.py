@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+from dizzysite.netutil import free_port  # noqa: E402
 
 SEATS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 3, "lizzy-ghosties": 4}
 SAMPLE_S = 5.0
@@ -61,12 +62,6 @@ class GameWatch:
     longest_gap_s: float = 0.0
     stalls: int = 0
     stalled: bool = False
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def soak_environment(folder: Path) -> dict[str, str]:
@@ -99,9 +94,10 @@ def health(port: int) -> int:
 def start_bot_match(game: str, level: str) -> int:
     from accounts.models import User
     from games import actions
+    from games.seats import SeatSpec
 
     alice = User.objects.get(username="alice")
-    seats = [actions.SeatSpec("me")] + [actions.SeatSpec("bot", level)] * (SEATS[game] - 1)
+    seats = [SeatSpec("me")] + [SeatSpec("bot", level)] * (SEATS[game] - 1)
     match = actions.create_match(alice, game, seats, rated=False)
     actions.do_hand_seat_to_bot(match.pk, 0)
     return match.pk

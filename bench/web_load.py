@@ -1,6 +1,6 @@
 """A small HTTP load generator: threads with http.client connections, bounded in time and count.
 
-Pure standard library, no Django: bench/web.py drives the gunicorn server with it from its own
+Pure standard library, no Django: bench/web/ (load.py) drives the gunicorn server with it from its own
 process. Each thread takes its requests from its own Source, so a source can keep state (a chain
 of moves of one match must go in order, and stops at the first refused move).
 """

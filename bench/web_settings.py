@@ -1,6 +1,6 @@
 """Settings for the web benchmark: the production settings plus a bare view and a private static dir.
 
-bench/web.py sets the environment (DEBUG=false, DATABASE_URL of the bench database, ...) before
+bench/web/ (database.py) sets the environment (DEBUG=false, DATABASE_URL of the bench database, ...) before
 these load; only what the environment cannot say is overridden here.
 """
 

@@ -159,16 +159,21 @@ ACCOUNT_RATE_LIMITS = {
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "notifications.adapter.AccountAdapter"  # allauth's emails go out like ours
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
 LANGUAGE_CODE = "en"
 # English and Dutch (issue 19): the site's catalogue is locale/nl/LC_MESSAGES/django.po, and each game
-# package that speaks Dutch carries its own words in games/engines/<game>/locale/; the compiled .mo
-# files are committed. A member's own setting (User.language) wins over the browser's.
+# package that speaks Dutch carries its own words in games/engines/<game>/locale/, and the words the games
+# share (games/engines/dizzy_phrases.py) are in games/engines/locale/; the compiled .mo files are
+# committed. A member's own setting (User.language) wins over the browser's.
 LANGUAGES = [("en", "English"), ("nl", "Nederlands")]
-LOCALE_PATHS = [BASE_DIR / "locale", *sorted((BASE_DIR / "games" / "engines").glob("*/locale"))]
+LOCALE_PATHS = [
+    BASE_DIR / "locale",
+    BASE_DIR / "games" / "engines" / "locale",
+    *sorted((BASE_DIR / "games" / "engines").glob("*/locale")),
+]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"

@@ -6,24 +6,16 @@ PostgreSQL fails the run.
 """
 
 import os
-import socket
 
 import dj_database_url
+
+from dizzysite.netutil import port_open
 
 os.environ.setdefault("DEBUG", "true")
 os.environ["DIZZY_VAR_DIR"] = os.environ.get("DIZZY_TEST_VAR_DIR", f"/tmp/dizzysite-test-var-{os.getpid()}")
 
 from dizzysite.settings import *  # noqa: E402, F403
 from dizzysite.settings import DATABASES  # noqa: E402
-
-
-def port_open(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 _url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")

@@ -31,9 +31,10 @@ class MatchEvent:
 @dataclass(frozen=True)
 class MatchStarted(MatchEvent):
     """The last seat was filled and the match began (version 0). `starter_id`: the user whose request
-    started it, None when nobody's (a tournament's pairing)."""
+    started it, None when nobody's (a tournament's pairing); `to_move`: the seats that move first."""
 
     starter_id: int | None = None
+    to_move: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,14 +56,41 @@ class TurnStarted(MatchEvent):
 
 @dataclass(frozen=True)
 class MatchFinished(MatchEvent):
-    """The match ended at `version` (by the rules, a resignation, an abort or an adjudication)."""
+    """The match ended at `version` (by the rules, a resignation, an abort or an adjudication).
+    `quiet_user_id`: a player who ended it themselves (an abort of their own) and is not told."""
+
+    quiet_user_id: int | None = None
 
 
 @dataclass(frozen=True)
 class SeatHandedToBot(MatchEvent):
-    """A bot took over seat `seat` (a player's vacation, timeouts, or their request)."""
+    """A bot took over seat `seat`; `reason`: TIMEOUTS (ruling ALL-4's third in a row), MODERATION (a
+    suspended player's seat) or RESIGNED (a resignation in a game of three and more)."""
+
+    TIMEOUTS = "timeouts"
+    MODERATION = "moderation"
+    RESIGNED = "resigned"
 
     seat: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PlayerInvited(MatchEvent):
+    """`user` was invited to a seat of the open match. `key` tells this invitation from an earlier one
+    of the same player to the same match: 0 at the match's creation, its revision for a later one."""
+
+    user: Any = None
+    key: int = 0
+
+
+@dataclass(frozen=True)
+class ReminderDue(MatchEvent):
+    """Seat `seat` (of `user`) has a fifth of its turn's time left: the "time is running out" reminder,
+    once per turn (its remind_at was cleared as this was published)."""
+
+    seat: int = 0
+    user: Any = None
 
 
 E = TypeVar("E", bound=MatchEvent)

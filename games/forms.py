@@ -6,9 +6,10 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.actions import SeatSpec
 from games.engines.base import BadOptions, Engine, Option
+from games.engines.registry import get_bots
 from games.models import BOT_LEVEL_HELP, BOT_LEVELS, TimeControl
+from games.seats import SeatSpec
 
 SEAT_KINDS = [("open", gettext_lazy("Open to anyone")), ("invite", gettext_lazy("Invite a player"))]
 
@@ -65,9 +66,8 @@ class MatchForm(forms.Form):
             choices=[(n, str(n)) for n in range(engine.min_players, engine.max_players + 1)],
             initial=engine.min_players,
         )
-        bots = [
-            (f"bot:{level}", f"{label}: {BOT_LEVEL_HELP[level]}") for level, label in BOT_LEVELS if level in engine.bots
-        ]
+        levels = get_bots(engine.slug)
+        bots = [(f"bot:{level}", f"{label}: {BOT_LEVEL_HELP[level]}") for level, label in BOT_LEVELS if level in levels]
         for number in range(1, engine.max_players):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=_("Seat %(number)d") % {"number": number + 1},

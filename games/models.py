@@ -3,7 +3,7 @@
 The engine state lives server-side in Match.state with a version number that every applied move
 increments; Match.revision also changes on lobby events (joins, leaves), so a page can tell cheaply
 whether anything it shows has changed. Replaying Match.seed and the Move log rebuilds Match.state
-exactly (tests/test_replay.py).
+exactly (tests/games/test_admin_replay.py).
 """
 
 from __future__ import annotations
@@ -108,6 +108,11 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-id"]
+        indexes = [
+            # The matches still going on, a few in a hundred after years: a player's dashboard joins
+            # their seats to these instead of looking up each of their thousands of finished matches.
+            models.Index(fields=["id"], condition=models.Q(status__in=["active", "open"]), name="match_going_on"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.game_name}"
@@ -132,6 +137,12 @@ class Match(models.Model):
 
     def seat_names(self) -> dict[str, str]:
         return seat_names(self.seats.all())
+
+
+# The columns of a match that grow with its game (the engine state, the board's last moves): a list
+# of matches leaves them out, `.defer(*(f"match__{f}" for f in LARGE_FIELDS))`; decoding them for
+# a page of a hundred rows costs more than the rest of the page (issue 28).
+LARGE_FIELDS = ("state", "history_tail")
 
 
 class Seat(models.Model):
@@ -159,6 +170,10 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["number"]
+        indexes = [
+            # A player's matches newest first (the dashboard's finished list, the API's keyset pages).
+            models.Index(fields=["user", "-match"], name="seat_player_matches"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),
             models.UniqueConstraint(

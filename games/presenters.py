@@ -7,6 +7,7 @@ Other pages (the dashboard's lists) do get Match rows, and show none of their st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -19,9 +20,7 @@ from games import clock
 from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
-from games.reads import can_abort, engine_of, held_seat, seat_of
-from moderation.models import ChatMessage
-from ratings.presenters import rating_changes
+from games.reads import can_abort, engine_of, seat_of
 
 
 @dataclass
@@ -78,9 +77,9 @@ class PlayerView:
     history: list[tuple[int, list[str]]]  # (move number, texts), oldest first
     board: Any = None  # the game's board: its presenter's typed sections
     lobby: dict[str, Any] = field(default_factory=dict)  # what the viewer may do before the start
-    chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat
+    chat: list[dict[str, Any]] | None = None  # None: this viewer may not read the chat (moderation's part)
     can_chat: bool = False
-    rating_changes: list[Any] = field(default_factory=list)  # a finished match's, per seat (ratings app)
+    rating_changes: list[Any] = field(default_factory=list)  # a finished match's, per seat (ratings' part)
     can_resign: bool = False  # ruling SITE-RESIGN: the viewer plays a seat of this running match
     can_abort: bool = False  # ruling SITE-ABORT: ... and not every seat has made its first move
 
@@ -110,7 +109,18 @@ def match_info(match: Match, names: dict[str, str]) -> MatchInfo:
     )
 
 
-CHAT_ON_BOARD = 50
+# What other apps add to a viewer's PlayerView (moderation: the chat; ratings: a finished match's
+# rating changes): `part(match, user, info, seats)` sets its fields. Each app registers its part in
+# its AppConfig.ready(), so games imports neither (issue 31); every caller of player_view (the board,
+# the API) gets them.
+ViewPart = Callable[[Match, Any, "PlayerView", list[Seat]], None]
+_view_parts: list[ViewPart] = []
+
+
+def add_view_part(part: ViewPart) -> None:
+    """Register `part` (idempotent)."""
+    if part not in _view_parts:
+        _view_parts.append(part)
 
 
 def player_view(match: Match, user, params: dict[str, str] | None = None, whole_history: bool = False) -> PlayerView:
@@ -140,16 +150,12 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
     )
     if view is not None:
         info.board = board_context(match.game, info, params or {})
-    if match.status == Match.Status.FINISHED:
-        info.rating_changes = rating_changes(match)
     info.can_resign = viewer_seat is not None and match.status == Match.Status.ACTIVE
     info.can_abort = info.can_resign and can_abort(match, seats)
     if match.status == Match.Status.OPEN and user.is_authenticated:
         info.lobby = lobby_choices(match, engine, seats, user)
-    is_player = held_seat(seats, user) is not None
-    if is_player or match.spectators_read_chat:
-        info.can_chat = is_player and match.status != Match.Status.CANCELLED
-        info.chat = _chat(match, user)
+    for part in _view_parts:
+        part(match, user, info, seats)
     return info
 
 
@@ -175,21 +181,6 @@ def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[Sea
             resigned=s.resigned,
         )
         for s in seats
-    ]
-
-
-def _chat(match: Match, user) -> list[dict[str, Any]]:
-    messages = ChatMessage.objects.filter(match=match, hidden=False).select_related("author").order_by("-id")
-    return [
-        {
-            "id": m.pk,
-            "author": m.author.public_name,
-            "username": m.author.username,
-            "text": m.text,
-            "created": m.created,
-            "mine": user.is_authenticated and m.author_id == user.pk,
-        }
-        for m in reversed(messages[:CHAT_ON_BOARD])
     ]
 
 
@@ -231,7 +222,7 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
         "leave_label": _("Decline the invitation") if mine is not None and not mine.accepted else _("Leave the match"),
         "can_cancel": is_creator,
         "editable_seats": [s.number for s in seats if is_creator and not (s.user_id and s.accepted)],
-        "bot_levels": [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in engine.bots],
+        "bot_levels": [(f"bot:{level}", label) for level, label in BOT_LEVELS if level in get_spec(engine.slug).bots],
     }
 
 

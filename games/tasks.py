@@ -14,7 +14,7 @@ from games.models import Match
 logger = logging.getLogger(__name__)
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
+@shared_task(name="games.tasks.play_bot_moves", autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
 def play_bot_moves(match_id: int, version: int) -> None:
     """One bot seat that is to act at this version moves.
 
@@ -39,7 +39,7 @@ def play_bot_moves(match_id: int, version: int) -> None:
 SWEEP_LOOKAHEAD_SECONDS = 90  # more than the sweep's minute: every deadline gets a task for its second
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_deadlines")
 def sweep_deadlines() -> int:
     """Every minute (beat): apply passed deadlines. Reads the indexed Match.deadline column;
     each match is handled in its own transaction with its row locked and its version checked,
@@ -68,7 +68,9 @@ def sweep_deadlines() -> int:
     return len(due)
 
 
-@shared_task(bind=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
+@shared_task(
+    name="games.tasks.enforce_deadline", bind=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5
+)
 def enforce_deadline(self, match_id: int, deadline: str) -> list[str]:
     """At a match's deadline (issue 16): what the minute sweep would do for this match, at the second.
 
@@ -90,7 +92,7 @@ def enforce_deadline(self, match_id: int, deadline: str) -> list[str]:
     return actions.do_deadlines(match_id, match.version)
 
 
-@shared_task
+@shared_task(name="games.tasks.send_reminders")
 def send_reminders() -> int:
     from django.utils import timezone
 
@@ -104,7 +106,7 @@ def send_reminders() -> int:
     return sum(actions.do_reminders(match_id) for match_id in sorted(match_ids))
 
 
-@shared_task
+@shared_task(name="games.tasks.end_used_up_vacations")
 def end_used_up_vacations() -> int:
     from accounts.models import User
 

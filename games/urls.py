@@ -18,4 +18,5 @@ urlpatterns = [
     path("matches/<int:match_id>/leave/", views.leave, name="leave"),
     path("matches/<int:match_id>/cancel/", views.cancel, name="cancel"),
     path("matches/<int:match_id>/seats/<int:seat_number>/", views.fill_seat, name="fill_seat"),
+    path("settings/vacation/", views.vacation, name="vacation"),
 ]

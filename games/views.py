@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -36,29 +36,42 @@ def _get_match(match_id: int) -> Match:
     return get_object_or_404(_match_queryset(), pk=match_id)
 
 
+# What games/_match_list.html shows of a match (the dashboard's lists).
+LIST_MATCH_FIELDS = ["id", "game", "status", "started", "end_reason", "end_reason_words"]
+LIST_SEAT_FIELDS = [
+    "id",
+    "match",
+    "user",
+    "accepted",
+    "to_act",
+    "handed_to_bot",
+    *(f"match__{f}" for f in LIST_MATCH_FIELDS),
+]
+
+
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/landing.html", {"games": GAME_NAMES})
-    seats = (
-        Seat.objects.filter(user=request.user)
-        .select_related("match")
-        .exclude(match__status=Match.Status.CANCELLED)
-        .order_by("-match__id")
-    )
-    your_turn, waiting, invitations, lobby, finished, handed = [], [], [], [], [], []
-    for seat in seats:
+    # Issue 28: a player with thousands of finished matches reads only the running and open ones and
+    # the newest finished, and only the columns the lists show (never the state).
+    mine = Seat.objects.filter(user=request.user).select_related("match").only(*LIST_SEAT_FIELDS)
+    your_turn, waiting, invitations, lobby, handed = [], [], [], [], []
+    for seat in mine.filter(match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN]).order_by("-match_id"):
         match = seat.match
         if match.status == Match.Status.ACTIVE and seat.handed_to_bot:
             handed.append(match)
         elif match.status == Match.Status.ACTIVE:
             (your_turn if seat.to_act else waiting).append(match)
-        elif match.status == Match.Status.OPEN:
+        else:
             (lobby if seat.accepted else invitations).append(match)
-        elif len(finished) < 20:
-            finished.append(match)
+    ended = mine.filter(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]).order_by("-match_id")
+    finished = [seat.match for seat in ended[:20]]
+    # end_reason_text names the seats: one query for the twenty, not one each.
+    prefetch_related_objects(finished, Prefetch("seats", queryset=Seat.objects.select_related("user")))
     open_matches = (
         Match.objects.filter(status=Match.Status.OPEN, seats__user__isnull=True, seats__bot_level="")
         .exclude(seats__user=request.user)
+        .only(*LIST_MATCH_FIELDS)
         .distinct()[:20]
     )
     return render(
@@ -307,3 +320,20 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 def games_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/games.html", {"engines": available_engines(), "games": GAME_NAMES})
+
+
+@require_POST
+@login_required
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Switch the vacation on (pausing the clocks of every slow match) or off; the switch itself is
+    on the settings page (games/templatetags/vacation.py draws it there)."""
+    try:
+        if request.POST.get("on") == "1":
+            actions.start_vacation(request.user)
+            messages.success(request, _("Your vacation has started: your clocks in slow matches are paused."))
+        else:
+            actions.end_vacation(request.user)
+            messages.success(request, _("Welcome back: your clocks run again."))
+    except actions.ActionError as error:
+        messages.error(request, str(error))
+    return redirect("profile")

@@ -13,8 +13,8 @@ from games import actions as game_actions
 from games.actions import ActionError, NotAllowed
 from games.engines.words import Msg
 from games.models import Match, Seat
+from games.queue import queue_on_commit
 from moderation.models import Block, ChatMessage, ModerationLog, Report
-from notifications.tasks import notify_chat
 
 MAX_CHAT_LENGTH = 500
 
@@ -44,7 +44,9 @@ def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
             raise ActionError(gettext("This match was cancelled."))
         message = ChatMessage.objects.create(match=match, author=user, text=text)
         game_actions.save_board_change(match, [])  # the board fragment shows the chat: polls pick it up
-        notify_chat.delay_on_commit(message.pk)  # the other players' inbox, email and push (issue 29)
+        queue_on_commit(
+            "notifications.tasks.notify_chat", message.pk
+        )  # the other players' inbox, email and push (issue 29)
         return message
 
 

@@ -1,4 +1,5 @@
-"""The moderators' admin: reports queue, chat, blocks, the log, and actions that ask for a reason."""
+"""The moderators' admin: reports queue, chat, blocks, the log, suspending and banning players (on the
+User admin), and actions that ask for a reason."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import UserAdmin as AccountsUserAdmin
+from accounts.models import User
 from games.actions import ActionError
 from moderation import actions
 from moderation.models import Block, ChatMessage, ModerationLog, Report
@@ -133,3 +136,54 @@ class ModerationLogAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class SeatsChoice(forms.Form):
+    seats = forms.ChoiceField(
+        label=_("Seats"),
+        choices=[("bots", _("Bots take their seats in running matches")), ("abort", _("Abort their running matches"))],
+        widget=forms.RadioSelect,
+        initial="bots",
+    )
+
+
+class SuspendChoice(SeatsChoice):
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=365, initial=7)
+
+
+# The User admin is accounts'; the moderators' actions on players are ours, so this subclass takes its
+# place (importing accounts.admin above registered it first).
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(AccountsUserAdmin):
+    actions = ["suspend", "ban", "lift"]
+
+    @admin.action(description=_("Suspend the selected players for some days"))
+    def suspend(self, request, queryset):
+        return with_reason(
+            request,
+            queryset,
+            _("Suspend players"),
+            lambda user, data: actions.suspend_user(request.user, user, data["days"], data["seats"], data["reason"]),
+            SuspendChoice,
+        )
+
+    @admin.action(description=_("Ban the selected players"))
+    def ban(self, request, queryset):
+        return with_reason(
+            request,
+            queryset,
+            _("Ban players"),
+            lambda user, data: actions.suspend_user(request.user, user, None, data["seats"], data["reason"]),
+            SeatsChoice,
+        )
+
+    @admin.action(description=_("Lift suspensions and bans"))
+    def lift(self, request, queryset):
+        def apply(user, data):
+            User.objects.filter(pk=user.pk).update(is_active=True, banned=False, suspended_until=None)
+            actions._log(request.user, "lift suspension", data["reason"], target_user=user)
+
+        return with_reason(request, queryset, _("Lift suspensions"), apply)

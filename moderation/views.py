@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games.actions import ActionError
+from games.views import render_match_fragment_or_redirect  # the board's answer to a POST from it
 from moderation import actions
 from moderation.models import ChatMessage
 
@@ -18,8 +19,6 @@ from moderation.models import ChatMessage
 @require_POST
 @login_required
 def chat(request: HttpRequest, match_id: int) -> HttpResponse:
-    from games.views import render_match_fragment_or_redirect
-
     error = ""
     try:
         actions.post_chat(match_id, request.user, request.POST.get("text", ""))

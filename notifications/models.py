@@ -40,6 +40,30 @@ def preference(user, kind: str) -> str:
     return choice if choice in dict(CHOICES) else DEFAULT_CHOICE
 
 
+# Which kinds a player wants pushed to their devices (accounts.User.push_preferences), beside their
+# email choices: the preferences page (notifications.views) shows both, the push app reads them.
+# A push interrupts: on for what asks the player to act or tells them a match is decided; off for
+# "a match has started" (the turn push follows when it is theirs).
+PUSH_DEFAULTS = {
+    Kind.YOUR_TURN: True,
+    Kind.REMINDER: True,
+    Kind.INVITED: True,
+    Kind.STARTED: False,
+    Kind.FINISHED: True,
+    Kind.HANDED_TO_BOT: True,
+    Kind.CHAT: True,
+    # The player just entered (they know); the start and the end they may not be waiting for.
+    Kind.TOURNAMENT_ENTRY: False,
+    Kind.TOURNAMENT_STARTED: True,
+    Kind.TOURNAMENT_OVER: True,
+}
+
+
+def wants_push(user, kind: str) -> bool:
+    choice = (user.push_preferences or {}).get(kind)
+    return choice if isinstance(choice, bool) else PUSH_DEFAULTS.get(kind, False)
+
+
 class Notification(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
@@ -94,6 +118,9 @@ class Notification(models.Model):
         indexes = [
             # The bell's unread count and the inbox page read a player's rows newest first.
             models.Index(fields=["recipient", "read_at"], name="notification_inbox"),
+            # The inbox's page (keyset on id, newest first) and its newest id: a reader of 20,000 rows gets
+            # the first ones from the index, not all of them sorted (issue 28).
+            models.Index(fields=["recipient", "-id"], name="notification_inbox_page"),
         ]
 
     def __str__(self) -> str:

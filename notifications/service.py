@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from games.queue import queue_on_commit
+from notifications.channels import deliver
 from notifications.models import MatchMute, Notification, preference
 
 
@@ -49,10 +51,6 @@ def _write(recipient, kind: str, turn: int, match=None, tournament=None) -> Noti
     except IntegrityError:
         return None
     if status == Notification.Status.PENDING:
-        from notifications.tasks import send_notification
-
-        send_notification.delay_on_commit(row.pk)
-    from push.service import queue_pushes
-
-    queue_pushes(row)
+        queue_on_commit("notifications.tasks.send_notification", row.pk)
+    deliver(row)  # the other channels: push's devices (push/apps.py registers it)
     return row

@@ -11,8 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import User
 from notifications.emails import read_unsubscribe_token
-from notifications.models import ALWAYS_SENT, CHOICES, Kind, preference
-from push.preferences import wants_push
+from notifications.models import ALWAYS_SENT, CHOICES, Kind, preference, wants_push
 
 
 class PreferencesForm(forms.Form):

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from notifications.context import email_context
 from notifications.emails import absolute, recipient_language
 from notifications.models import Kind, Notification
-from notifications.tasks import email_context
 
 TITLES = {
     Kind.YOUR_TURN: gettext_noop("Your turn in {match_name}"),

@@ -1,26 +1,6 @@
-"""Which kinds a player wants pushed to their devices (accounts.User.push_preferences)."""
+"""Which kinds a player wants pushed to their devices: kept in notifications.models, beside the email
+choices, so that the preferences page shows both without importing push."""
 
-from __future__ import annotations
+from notifications.models import PUSH_DEFAULTS, wants_push
 
-from notifications.models import Kind
-
-# A push interrupts: on for what asks the player to act or tells them a match is decided; off for
-# "a match has started" (the turn push follows when it is theirs).
-PUSH_DEFAULTS = {
-    Kind.YOUR_TURN: True,
-    Kind.REMINDER: True,
-    Kind.INVITED: True,
-    Kind.STARTED: False,
-    Kind.FINISHED: True,
-    Kind.HANDED_TO_BOT: True,
-    Kind.CHAT: True,
-    # The player just entered (they know); the start and the end they may not be waiting for.
-    Kind.TOURNAMENT_ENTRY: False,
-    Kind.TOURNAMENT_STARTED: True,
-    Kind.TOURNAMENT_OVER: True,
-}
-
-
-def wants_push(user, kind: str) -> bool:
-    choice = (user.push_preferences or {}).get(kind)
-    return choice if isinstance(choice, bool) else PUSH_DEFAULTS.get(kind, False)
+__all__ = ["PUSH_DEFAULTS", "wants_push"]

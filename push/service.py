@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.queue import queue_on_commit
 from push.models import PushDelivery, PushSubscription
 from push.preferences import wants_push
 
@@ -16,8 +17,6 @@ def queue_pushes(row) -> list[PushDelivery]:
     deliveries = PushDelivery.objects.bulk_create(
         [PushDelivery(notification=row, subscription_id=device) for device in devices]
     )
-    from push.tasks import send_push
-
     for delivery in deliveries:
-        send_push.delay_on_commit(delivery.pk)
+        queue_on_commit("push.tasks.send_push", delivery.pk)
     return deliveries

@@ -1,6 +1,7 @@
 """Sending pushes, the way emails are sent (notifications/tasks.py): a task takes a delivery id,
 claims the row (marked sending, committed), talks HTTP to the push service holding no lock and in no
-transaction, then records the outcome. At most one push per delivery; a gone device is deleted."""
+transaction, then records the outcome (the claim and its lease: dizzysite/outbox.py). At most one push per
+delivery; a gone device is deleted."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from datetime import timedelta
 
 import requests
 from celery import shared_task
-from django.db import transaction
 from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
+from dizzysite.outbox import Outbox, backoff, claim_countdown, queue_again
 from games.presence import is_watching
-from notifications.tasks import _skip_reason as turn_skip_reason
+from notifications.context import skip_reason as turn_skip_reason
 from push.devices import refusal_at_send
 from push.keys import vapid_keys
 from push.models import PushDelivery, PushSubscription
@@ -37,6 +38,9 @@ def send_lease() -> timedelta:
     return timedelta(seconds=3 * HTTP_TIMEOUT + 10)
 
 
+OUTBOX = Outbox(PushDelivery, send_lease, MAX_ATTEMPTS)
+
+
 @dataclass
 class Outcome:
     sent: bool = False
@@ -46,27 +50,28 @@ class Outcome:
     again: bool = False  # worth trying again
 
 
-@shared_task(bind=True, max_retries=None)  # attempts are counted on the row (MAX_ATTEMPTS)
+# max_retries=None: attempts are counted on the row (MAX_ATTEMPTS)
+@shared_task(name="push.tasks.send_push", bind=True, max_retries=None)
 def send_push(self, delivery_id: int) -> None:
-    claim = _claim(delivery_id)
+    rows = PushDelivery.objects.select_related(
+        "notification__match", "notification__tournament", "notification__recipient", "subscription"
+    )
+    claim = OUTBOX.claim(rows, delivery_id, _skip_reason)  # None too when the device was deleted meanwhile
     if claim is None:
         return
     if isinstance(claim, timedelta):  # another worker is sending it now: look again after its lease
-        raise self.retry(countdown=max(1, int(claim.total_seconds()) + 1))
+        raise self.retry(countdown=claim_countdown(claim))
     outcome = deliver(claim)
     if outcome.sent:
-        now = timezone.now()
-        PushDelivery.objects.filter(pk=claim.pk, status=PushDelivery.Status.SENDING).update(
-            status=PushDelivery.Status.SENT, sent_at=now, error=""
-        )
-        PushSubscription.objects.filter(pk=claim.subscription_id).update(last_used=now)
+        PushSubscription.objects.filter(pk=claim.subscription_id).update(last_used=OUTBOX.sent(claim))
     elif outcome.gone:
         # The device unsubscribed or its subscription expired: forget it (its deliveries go with it).
         logger.info("push subscription %s is gone: %s", claim.subscription_id, outcome.error)
         PushSubscription.objects.filter(pk=claim.subscription_id).delete()
-    elif _record_failure(claim, outcome):
-        backoff = 30 * 2 ** (claim.attempts - 1)  # 30 s, 1 min, 2 min, ...
-        raise self.retry(countdown=max(backoff, outcome.retry_after or 0))
+    elif OUTBOX.failed(claim, outcome.error, again=outcome.again):
+        raise self.retry(countdown=max(backoff(claim.attempts), outcome.retry_after or 0))
+    else:
+        logger.warning("giving up on push delivery %s: %s", claim.pk, outcome.error)
 
 
 def deliver(delivery: PushDelivery) -> Outcome:
@@ -132,57 +137,11 @@ def _skip_reason(delivery: PushDelivery) -> str:
     return ""
 
 
-def _claim(delivery_id: int) -> PushDelivery | timedelta | None:
-    """In a short transaction: the delivery, now marked sending; or how long another worker's claim
-    still runs; or None when there is nothing to send."""
-    now = timezone.now()
-    with transaction.atomic():
-        delivery = (
-            PushDelivery.objects.select_for_update(of=("self",))
-            .select_related(
-                "notification__match", "notification__tournament", "notification__recipient", "subscription"
-            )
-            .filter(pk=delivery_id)
-            .first()
-        )
-        if delivery is None:
-            return None  # the device was deleted meanwhile
-        if delivery.status == PushDelivery.Status.SENDING and delivery.claimed_at + send_lease() > now:
-            return delivery.claimed_at + send_lease() - now
-        if delivery.status not in (PushDelivery.Status.PENDING, PushDelivery.Status.SENDING):
-            return None  # sent already (a retried or repeated task), skipped or failed
-        reason = _skip_reason(delivery)
-        if reason:
-            delivery.status, delivery.error = PushDelivery.Status.SKIPPED, reason
-            delivery.save(update_fields=["status", "error"])
-            return None
-        delivery.status, delivery.claimed_at = PushDelivery.Status.SENDING, now
-        delivery.attempts += 1
-        delivery.save(update_fields=["status", "claimed_at", "attempts"])
-        return delivery
-
-
-def _record_failure(delivery: PushDelivery, outcome: Outcome) -> bool:
-    """The push service refused or failed: True when the push is to be tried again."""
-    again = outcome.again and delivery.attempts < MAX_ATTEMPTS
-    status = PushDelivery.Status.PENDING if again else PushDelivery.Status.FAILED
-    PushDelivery.objects.filter(pk=delivery.pk, status=PushDelivery.Status.SENDING).update(
-        status=status, error=outcome.error
-    )
-    if not again:
-        logger.warning("giving up on push delivery %s: %s", delivery.pk, outcome.error)
-    return again
-
-
-@shared_task
+@shared_task(name="push.tasks.resend_waiting_pushes")
 def resend_waiting_pushes() -> int:
     """A safety net: queue again pushes still pending a while after they were written, and the
     claims of workers that died mid-send."""
     now = timezone.now()
-    waiting = PushDelivery.objects.filter(
-        status=PushDelivery.Status.PENDING, created__lt=now - timedelta(minutes=10), attempts=0
-    ) | PushDelivery.objects.filter(status=PushDelivery.Status.SENDING, claimed_at__lt=now - send_lease())
-    ids = list(waiting.values_list("pk", flat=True)[:500])
-    for delivery_id in ids:
-        send_push.delay(delivery_id)
-    return len(ids)
+    # Two queries, each found by the status index (an OR of the two reads every row, issue 28).
+    lost = queue_again(send_push, PushDelivery.objects.filter(OUTBOX.lost(now)))
+    return lost + queue_again(send_push, PushDelivery.objects.filter(OUTBOX.stale_claims(now)))

@@ -21,7 +21,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from games.models import Match
+from games.models import LARGE_FIELDS, Match
 from notifications.models import MatchMute, Notification
 from push.devices import BadSubscription, clean_subscription, device_label
 from push.keys import vapid_keys
@@ -98,15 +98,21 @@ def inbox(request: HttpRequest) -> HttpResponse:
         before = inbox_page(request)
     except BadRequest as error:
         return HttpResponseBadRequest(str(error))
-    rows = Notification.objects.filter(recipient=request.user, deleted_at__isnull=True).select_related(
-        "match", "tournament"
+    rows = (
+        Notification.objects.filter(recipient=request.user, deleted_at__isnull=True)
+        .select_related("match", "tournament")
+        .defer(*(f"match__{field}" for field in LARGE_FIELDS))  # a row names its match, never shows it
     )
     if before is not None:
         rows = rows.filter(pk__lt=before)
     page = list(rows.order_by("-pk")[: INBOX_SIZE + 1])
     rows, older = page[:INBOX_SIZE], len(page) > INBOX_SIZE
     unread = Notification.objects.filter(recipient=request.user, read_at__isnull=True).count()
-    muted = list(MatchMute.objects.filter(user=request.user).select_related("match"))
+    muted = list(
+        MatchMute.objects.filter(user=request.user)
+        .select_related("match")
+        .defer(*(f"match__{field}" for field in LARGE_FIELDS))
+    )
     context = {
         "rows": rows,
         "before": before,

@@ -1,9 +1,10 @@
 """Rating a finished match: the ratings change in the transaction that ends it.
 
-do_rate_finished_match is called by games.actions inside the transaction that ends the match, with
-the match row locked: every way a match finishes (a last move, a time-out, a bot's late turn, a
-moderator's adjudication) goes through it there, so the ratings change with the result or not at all.
-An aborted match never finishes and is never rated.
+do_rate_finished_match runs on games.events.MatchFinished (subscribed during=True in
+RatingsConfig.ready()), inside the transaction that ends the match, with the match row locked: every
+way a match finishes (a last move, a time-out, a bot's late turn, a moderator's adjudication) publishes
+it there, so the ratings change with the result or not at all. An aborted match never finishes
+(its status is ABORTED) and is never rated.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games.events import MatchFinished
 from games.models import Match, Seat
 from ratings.models import Pool, Rating, RatingChange
 
@@ -72,6 +74,10 @@ def _ratings_locked(game: str, pool: str, seats: list[Seat]) -> dict[int, Rating
         ids[seat.number] = rating.pk
     locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=ids.values()).order_by("pk")}
     return {number: locked[pk] for number, pk in ids.items()}
+
+
+def rate_on_finish(event: MatchFinished) -> None:
+    do_rate_finished_match(event.match)
 
 
 def do_rate_finished_match(match: Match) -> list[RatingChange]:

@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class RatingsConfig(AppConfig):
     name = "ratings"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.events import MatchFinished, subscribe
+        from games.presenters import add_view_part
+        from ratings.actions import rate_on_finish
+        from ratings.presenters import rating_part
+
+        subscribe(MatchFinished, rate_on_finish, during=True)  # rated in the transaction that ends it
+        add_view_part(rating_part)  # a finished match's board shows its rating changes

@@ -65,8 +65,11 @@ def _ticks(low: int, high: int) -> list[int]:
     return list(range(first, high + step, step))
 
 
-def rating_chart(start: int, history: list[dict[str, Any]]) -> Chart:
-    """`start`: the rating before the first match; history: {"match", "value", "outcome"}, oldest first."""
+def rating_chart(start: int, history: list[dict[str, Any]], total: int | None = None) -> Chart:
+    """`start`: the rating before the first match; history: {"match", "value", "outcome"}, oldest first;
+    `total`: the rating's matches when `history` is only the last of them (the axis counts on from
+    the earlier ones)."""
+    earlier = max(0, (total or 0) - len(history))
     values = [start] + [h["value"] for h in history]
     ticks = _ticks(min(values), max(values))
     low, high = ticks[0], max(ticks[-1], ticks[0] + 1)
@@ -83,7 +86,7 @@ def rating_chart(start: int, history: list[dict[str, Any]]) -> Chart:
         Marker(x, y, marker_path(x, y, h["outcome"]), _marker_title(h)) for (x, y), h in zip(points[1:], history)
     ]
     every = max(1, len(history) // 6)
-    x_labels = [(x_of(i), str(i)) for i in range(0, len(values), every)]
+    x_labels = [(x_of(i), str(earlier + i)) for i in range(0, len(values), every)]
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -95,12 +98,23 @@ def rating_chart(start: int, history: list[dict[str, Any]]) -> Chart:
         right=WIDTH - RIGHT,
         top=TOP,
         bottom=HEIGHT - BOTTOM,
-        summary=ngettext(
-            "From {start} to {end} over {count} rated match; lowest {lowest}, highest {highest}.",
-            "From {start} to {end} over {count} rated matches; lowest {lowest}, highest {highest}.",
-            len(history),
-        ).format(start=start, end=values[-1], count=len(history), lowest=min(values), highest=max(values)),
+        summary=_summary(start, values, len(history), earlier),
     )
+
+
+def _summary(start: int, values: list[int], count: int, earlier: int) -> str:
+    figures = {"start": start, "end": values[-1], "count": count, "lowest": min(values), "highest": max(values)}
+    if earlier:
+        return ngettext(
+            "From {start} to {end} over the last {count} of {total} rated matches; lowest {lowest}, highest {highest}.",
+            "From {start} to {end} over the last {count} of {total} rated matches; lowest {lowest}, highest {highest}.",
+            count,
+        ).format(total=earlier + count, **figures)
+    return ngettext(
+        "From {start} to {end} over {count} rated match; lowest {lowest}, highest {highest}.",
+        "From {start} to {end} over {count} rated matches; lowest {lowest}, highest {highest}.",
+        count,
+    ).format(**figures)
 
 
 def _marker_title(point: dict[str, Any]) -> str:

@@ -59,7 +59,11 @@ class Rating(models.Model):
                 name="rating_is_a_user_or_a_bot_in_the_bots_pool",
             ),
         ]
-        indexes = [models.Index(fields=["game", "pool", "-mu"])]
+        indexes = [
+            models.Index(fields=["game", "pool", "-mu"]),
+            # A leaderboard counts the ratings played within its last days (ratings.views.leaderboard).
+            models.Index(fields=["game", "pool", "last_played"], name="rating_recently_played"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name}: {self.value} in {self.game} ({self.pool})"
@@ -100,6 +104,8 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="rated_once_per_seat")]
+        # A profile's chart reads a rating's newest changes (ratings.presenters.ratings_of).
+        indexes = [models.Index(fields=["rating", "created", "match"], name="ratingchange_history")]
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: {self.before} -> {self.after}"

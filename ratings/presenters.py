@@ -6,6 +6,7 @@ ratings only change when a match finishes, so a page built from these tells noth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,30 @@ class ChangeInfo:
     delta: int
     provisional: bool
     pool: str  # "against people" / "against bots"
+
+
+# What apps above ratings add to a player's profile page: `part(player) -> dict` of template context
+# (tournaments: "tournaments" and "titles"), registered in their AppConfig.ready() (issue 31).
+_profile_parts: list[Callable[[Any], dict]] = []
+
+
+def add_profile_part(part: Callable[[Any], dict]) -> None:
+    """Register `part` (idempotent)."""
+    if part not in _profile_parts:
+        _profile_parts.append(part)
+
+
+def profile_parts(player) -> dict:
+    context: dict = {}
+    for part in _profile_parts:
+        context.update(part(player))
+    return context
+
+
+def rating_part(match: Match, user, info, seats: list[Seat]) -> None:
+    """Ratings' part of a viewer's PlayerView (games.presenters.add_view_part): a finished match's changes."""
+    if match.status == Match.Status.FINISHED:
+        info.rating_changes = rating_changes(match)
 
 
 def rating_changes(match: Match) -> list[ChangeInfo]:
@@ -81,8 +106,15 @@ def finished_seats(user):
 def records(user) -> tuple[Record, dict[str, Record]]:
     """Won/lost/drawn over every finished match, in all and per game."""
     total, per_game = Record(), {slug: Record() for slug in GAMES}
-    for game, number, result in finished_seats(user).values_list("match__game", "number", "match__result"):
-        outcome = outcome_in(result, number)
+    # Only the two parts of each result that decide the outcome: the rest (scores, the reason's words)
+    # of thousands of matches is not decoded (issue 28).
+    rows = (
+        finished_seats(user)
+        .order_by()  # counted, not listed: no sort by end
+        .values_list("match__game", "number", "match__result__winners", "match__result__draw")
+    )
+    for game, number, winners, draw in rows:
+        outcome = outcome_in({"winners": winners, "draw": draw}, number)
         total.add(outcome)
         per_game.setdefault(game, Record()).add(outcome)
     return total, per_game
@@ -103,7 +135,9 @@ class RecentMatch:
 
 
 def recent_matches(user, limit: int = 10) -> list[RecentMatch]:
-    seats = list(finished_seats(user)[:limit])
+    # Newest first by match id: the seat_player_matches index gives them without reading (and sorting
+    # by end) every finished match of the player (issue 28).
+    seats = list(finished_seats(user).order_by("-match_id")[:limit])
     others = Seat.objects.filter(match_id__in=[s.match_id for s in seats]).select_related("user").order_by("number")
     players: dict[int, list[str]] = {}
     for seat in others:
@@ -133,9 +167,11 @@ def head_to_head(player, viewer) -> HeadToHead | None:
     """Finished matches where both sat; None when there is no other signed-in viewer."""
     if not getattr(viewer, "is_authenticated", False) or viewer.pk == player.pk:
         return None
-    mine = {s.match_id: s for s in finished_seats(viewer)}
+    # Only the matches both sat in, found by the database: not every finished match of each (issue 28).
+    together = finished_seats(player).filter(match__seats__user=viewer)
+    mine = {s.match_id: s for s in finished_seats(viewer).filter(match__seats__user=player)}
     found = HeadToHead()
-    for seat in finished_seats(player).filter(match_id__in=list(mine)):
+    for seat in together:
         found.together += 1
         theirs, yours = (
             outcome_in(seat.match.result, seat.number),
@@ -164,13 +200,19 @@ class RatingInfo:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
+# A rating's chart shows its last matches only: a player of thousands of matches gets a page of the
+# same size and cost as one of a hundred (issue 28); the ratingchange_history index reads them.
+CHART_MATCHES = 100
+
+
 def ratings_of(user) -> list[RatingInfo]:
-    """The user's ratings, each with its history (oldest first) and its chart."""
+    """The user's ratings, each with its recent history (oldest first) and its chart."""
     found = []
     for rating in Rating.objects.filter(user=user).order_by("game", "pool"):
-        changes = rating.changes.order_by("created", "match_id").values_list(
+        newest = rating.changes.order_by("-created", "-match_id").values_list(
             "match_id", "mu_before", "mu_after", "outcome"
         )
+        changes = list(newest[:CHART_MATCHES])[::-1]
         history = [{"match": m, "value": display(after), "outcome": outcome} for m, _, after, outcome in changes]
         start = display(changes[0][1]) if history else display(rating.mu)
         found.append(
@@ -183,7 +225,7 @@ def ratings_of(user) -> list[RatingInfo]:
                 sigma=rating.sigma,
                 provisional=rating.provisional,
                 matches=rating.matches,
-                chart=rating_chart(start, history) if history else None,
+                chart=rating_chart(start, history, total=rating.matches) if history else None,
                 history=history,
             )
         )

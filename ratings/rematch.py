@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
-from games.actions import ActionError, NotAllowed, SeatSpec, create_match
+from games.actions import ActionError, NotAllowed, create_match
 from games.models import Match, Seat
+from games.seats import SeatSpec
 
 
 def rematch_seats(seats: list[Seat], user: User) -> list[SeatSpec]:

@@ -1,61 +1,25 @@
 """Replaying a match: the seed and the move log through the engine rebuild every position (ALL-2).
 
-One loop for the whole site: the public replay page, the JSON record and `manage.py replay`, and the
-moderators' replay in games/admin.py all step through `positions`.
+One loop for the whole site (games/replay.py): the public replay page, the JSON record and
+`manage.py replay` here, and the moderators' replay in moderation/admin_matches.py all step through
+`positions`.
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.core import signing
 from django.utils.crypto import constant_time_compare
 
-from games.engines.base import Engine, State
+from games.engines.base import State
 from games.engines.registry import get_engine
 from games.models import Match, Move, fill_names
+from games.replay import Step, last, match_steps, positions, state_after  # noqa: F401 (used here and by importers)
 from moderation.models import ModerationLog
 
 RECORD_FORMAT = "dizzysite-match-record/1"
-
-# A move as the replay needs it: (kind, seat, payload); kind "timeout" replays as apply_timeout.
-Step = tuple[str, int, dict[str, Any]]
-
-
-def positions(
-    engine: Engine, players: int, options: dict[str, Any], seed: int, steps: Iterable[Step]
-) -> Iterator[State]:
-    """The state before the first move, then after each move in turn."""
-    state = engine.new_state(players, options, seed)
-    yield state
-    for kind, seat, payload in steps:
-        if kind == Move.Kind.TIMEOUT:
-            state, _ = engine.apply_timeout(state, seat)
-        elif kind == Move.Kind.RESIGN:  # the site's end or hand-over (ruling SITE-RESIGN): the state stays
-            pass
-        else:
-            state, _ = engine.apply(state, seat, payload)
-        yield state
-
-
-def last(states: Iterator[State]) -> State:
-    return deque(states, maxlen=1)[0]
-
-
-def match_steps(moves: Iterable[Move]) -> list[Step]:
-    return [(move.kind, move.seat, move.payload) for move in moves]
-
-
-def state_after(match: Match, moves: list[Move]) -> State | None:
-    """The match's state after `moves` (its first moves, in order); None before it started."""
-    if not match.seed:
-        return None
-    steps = match_steps(moves)
-    return last(positions(get_engine(match.game), match.seats.count(), match.options, int(match.seed), steps))
-
 
 # The parts of a record that `manage.py replay` names when they do not match their signed digests.
 RECORD_PARTS = ("moves", "result", "players")

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,14 +18,13 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.actions import ActionError
-from games.engines.registry import GAMES, available_engines
+from games.engines.registry import GAMES, get_bots
 from games.models import Match, Seat
 from ratings import presenters
 from ratings.models import PROVISIONAL_SIGMA, Pool, Rating
 from ratings.rematch import do_rematch
 from ratings.replay import build_record
 from ratings.replay_page import replay_page
-from tournaments.reads import player_tournaments, titles_of
 
 LEADERBOARD_PAGE = 25
 ACTIVE_DAYS = 90
@@ -56,16 +55,23 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "per_game": [(GAMES[slug], per_game[slug]) for slug in GAMES if per_game.get(slug) and per_game[slug].played],
         "recent": presenters.recent_matches(player),
         "h2h": presenters.head_to_head(player, request.user),
-        "tournaments": player_tournaments(player),
-        "titles": titles_of(player),
         "games": GAMES,
         "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+        **presenters.profile_parts(player),  # the player's tournaments and titles (tournaments/apps.py)
     }
     return render(request, "ratings/profile.html", context)
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/leaderboards.html", {"games": GAMES})
+
+
+class CountedPaginator(Paginator):
+    """A Paginator told its count: the leaderboard counts its players together with another figure."""
+
+    def __init__(self, object_list, per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self.__dict__["count"] = count  # Paginator.count is a cached_property: this is its value
 
 
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
@@ -79,10 +85,17 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     # As lichess does, a rating that has not settled (provisional: sigma above PROVISIONAL_SIGMA) is
     # not ranked beside settled ones unless the reader asks for it (?provisional=1, a plain link).
     show_provisional = request.GET.get("provisional") == "1"
-    provisional = active.filter(sigma__gt=PROVISIONAL_SIGMA)
-    players = (active if show_provisional else active.exclude(pk__in=provisional.values("pk"))).select_related("user")
+    # Both counts in one pass over the active ratings (issue 28: each count read all of them).
+    counts = active.aggregate(
+        settled=Count("pk", filter=Q(sigma__lte=PROVISIONAL_SIGMA)),
+        provisional=Count("pk", filter=Q(sigma__gt=PROVISIONAL_SIGMA)),
+    )
+    # Settled: the rest of the active ratings, as a plain condition (issue 28: "not in the provisional
+    # ones" was a subquery hashing every rating of the game on each page).
+    players = (active if show_provisional else active.filter(sigma__lte=PROVISIONAL_SIGMA)).select_related("user")
     players = players.order_by("-mu", "sigma", "user__username")
-    page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("page"))
+    total = counts["settled"] + counts["provisional"] if show_provisional else counts["settled"]
+    page = CountedPaginator(players, LEADERBOARD_PAGE, count=total).get_page(request.GET.get("page"))
     bots = Rating.objects.filter(game=game, pool=Pool.BOTS, user__isnull=True).order_by("-mu")
     context = {
         "game": game,
@@ -94,8 +107,8 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "active_days": ACTIVE_DAYS,
         "provisional_sigma": PROVISIONAL_SIGMA,
         "show_provisional": show_provisional,
-        "provisional_count": provisional.count(),
-        "bot_levels": list(available_engines()[game].bots),
+        "provisional_count": counts["provisional"],
+        "bot_levels": list(get_bots(game)),
     }
     return render(request, "ratings/leaderboard.html", context)
 

@@ -10,8 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from dizzysite.netutil import free_port, port_open
 from tests.conftest import require
-from tests.integration.conftest import ROOT, free_port, port_open, wait_for
+from tests.integration.conftest import ROOT, wait_for
 
 
 def database_url() -> str:

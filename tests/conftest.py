@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 
 import pytest
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
-
-
-def port_open(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def require(condition: bool, reason: str) -> None:
@@ -94,3 +85,18 @@ def chromium_path() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     require(path is not None, "Debian's chromium is not installed (apt-get install chromium)")
     return path
+
+
+@pytest.fixture
+def browser(chromium_path, monkeypatch):
+    """Debian's chromium driven by Playwright, for the tests marked `browser`."""
+    # Playwright's sync API runs an event loop in this thread; Django's ORM in the test is still sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_helpers import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

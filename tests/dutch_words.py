@@ -1,12 +1,17 @@
 """What an English word on a Dutch page is, and how a page is read for one (issues 19 and 29): shared by
-the Dutch tests (tests/test_i18n.py, tests/test_dutch_matches.py, tests/test_dutch_site.py)."""
+the Dutch tests (tests/site/test_i18n.py, test_dutch_matches.py, test_dutch_site.py and the games' own);
+also which games carry Dutch words, and a compiled catalogue's entries. Not a test module."""
 
 from __future__ import annotations
 
+import gettext
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
-from games.engines.registry import GAMES
+from django.conf import settings
+
+from games.engines.registry import GAMES, SPECS
 
 # Words a player reads on the site in English, which must not be left on a Dutch page (game names,
 # player names and words Dutch shares with English, such as "Chat" or "bot", are not among them).
@@ -104,3 +109,15 @@ def assert_dutch(page: str, where: str) -> None:
     assert 'lang="nl"' in page, where
     leftover = english_texts(page)
     assert leftover == {}, f"English words on {where}: {leftover}"
+
+
+def catalogue(path: Path) -> dict:
+    """The entries of a compiled catalogue (.mo): msgid -> Dutch text."""
+    with path.open("rb") as handle:
+        return gettext.GNUTranslations(handle)._catalog
+
+
+def games_with_dutch_words() -> list[str]:
+    """The games whose package carries its own Dutch words (games/engines/<game>/locale)."""
+    packages = {path.parent.name for path in (settings.BASE_DIR / "games" / "engines").glob("*/locale")}
+    return [slug for slug, spec in SPECS.items() if type(spec.engine).__module__.split(".")[2] in packages]

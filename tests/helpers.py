@@ -67,6 +67,45 @@ def play_first_move(match: Match) -> Match:
     return match
 
 
+def create_page_data(**extra) -> dict:
+    """The new-match form's fields for a Solitaire Chess match with an open seat, changed by `extra`."""
+    data = {
+        "game": "solitaire-chess",
+        "players": "2",
+        "seat_1": "open",
+        "invite_1": "",
+        "option_ruleset": "death",
+        "option_advantage": "random",
+        "time_preset": "daily",
+    }
+    data.update(extra)
+    return data
+
+
+def assert_nothing_locked(*querysets) -> None:
+    """From another connection (another thread), lock each row without waiting: it must be free."""
+    import threading
+
+    from django.db import connection, transaction
+
+    errors = []
+
+    def lock() -> None:
+        try:
+            with transaction.atomic():
+                for queryset in querysets:
+                    list(queryset.select_for_update(nowait=True))
+        except Exception as error:  # noqa: BLE001 - reported to the test thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=lock)
+    thread.start()
+    thread.join()
+    assert not errors, f"a row is locked while the mail server is talked to: {errors}"
+
+
 SHORT_OPTIONS = {"dizzy-duo-battle": {"lives": 4}}  # a whole match in a few dozen moves
 
 

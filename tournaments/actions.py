@@ -20,7 +20,7 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.models import User
 from games.actions.common import ActionError, NotAllowed, check_can_play  # noqa: F401 (raised to callers)
 from games.engines.base import BadOptions
-from games.engines.registry import SPECS, get_engine
+from games.engines.registry import SPECS, get_bots, get_engine
 from games.models import BOT_LEVELS, Match, TimeControl
 from moderation.actions import abort
 from moderation.models import ModerationLog
@@ -164,7 +164,7 @@ def do_add_bot(tournament_id: int, user: User, level: str) -> Entry:
             raise NotAllowed(gettext("Only the organiser can enter bots."))
         if not tournament.bots_allowed:
             raise ActionError(gettext("This tournament does not take bots."))
-        if level not in dict(BOT_LEVELS) or level not in get_engine(tournament.game).bots:
+        if level not in dict(BOT_LEVELS) or level not in get_bots(tournament.game):
             raise ActionError(gettext("There is no such bot."))
         check_entry_open(tournament)
         return Entry.objects.create(tournament=tournament, bot_level=level)

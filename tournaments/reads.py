@@ -1,4 +1,4 @@
-"""What other apps read of tournaments (the player's profile): no write module is imported here."""
+"""What other apps read of tournaments (the player's profile, a match's round): no write module is imported here."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Table, Tournament
 
 PROFILE_LIMIT = 20
 
@@ -46,3 +46,17 @@ def titles_of(user) -> list[Tournament]:
     """Every finished tournament `user` won, newest first (a championship's top division: its title)."""
     won = Entry.objects.filter(user=user, place=1, tournament__status=Tournament.Status.FINISHED)
     return list(Tournament.objects.filter(pk__in=won.values("tournament")).order_by("-ended", "-pk"))
+
+
+def profile_context(user) -> dict:
+    """The tournaments part of a player's profile (ratings.presenters.add_profile_part)."""
+    return {"tournaments": player_tournaments(user), "titles": titles_of(user)}
+
+
+def round_context(match) -> dict:
+    """A tournament's match: its tournament and round, told in the first email and push about the
+    match (that is the "new round, and your match" notification). Registered with notifications."""
+    table = Table.objects.select_related("round__tournament").filter(match=match).first()
+    if table is None:
+        return {}
+    return {"tournament_name": table.round.tournament.name, "round_number": table.round.number}

@@ -15,22 +15,26 @@ from tournaments import actions, championship_actions
 from tournaments.models import Championship
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
+@shared_task(name="tournaments.tasks.start_if_due", autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
 def start_if_due(tournament_id: int) -> str:
     return actions.do_start_if_due(tournament_id)
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
+@shared_task(
+    name="tournaments.tasks.advance_if_round_over", autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5
+)
 def advance_if_round_over(tournament_id: int) -> str:
     return actions.do_advance_if_round_over(tournament_id)
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5)
+@shared_task(
+    name="tournaments.tasks.start_season_if_due", autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5
+)
 def start_season_if_due(championship_id: int) -> str:
     return championship_actions.do_start_season_if_due(championship_id)
 
 
-@shared_task
+@shared_task(name="tournaments.tasks.sweep_tournaments")
 def sweep_tournaments() -> int:
     """Queue a task for every tournament with something to do, and one per championship (which
     starts its next season once the divisions are over); returns how many tournaments were queued."""

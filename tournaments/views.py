@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games.engines.registry import GAMES, get_engine
+from games.engines.registry import GAMES, get_bots
 from games.models import BOT_LEVELS
 from tournaments import actions, championship_actions
 from tournaments.forms import TournamentForm
@@ -86,7 +86,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
         "mine": mine,
         "can_join": is_open and mine is None and may_enter(tournament, request.user),
         "organising": is_open and tournament.organiser_id == request.user.pk,
-        "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_engine(tournament.game).bots],
+        "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_bots(tournament.game)],
         "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
         "error": error,
     }

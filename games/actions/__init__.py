@@ -29,7 +29,6 @@ from games.actions.common import (  # noqa: F401
     MatchOver,
     NotAllowed,
     NotYourTurn,
-    SeatSpec,
     StaleVersion,
     check_can_play,
     save_board_change,
@@ -42,3 +41,4 @@ from games.actions.play import do_bot_move, do_move, parse_move  # noqa: F401
 from games.actions.resign import do_player_abort, do_resign  # noqa: F401
 from games.actions.vacation import VACATION_DAYS_PER_YEAR, end_vacation, start_vacation, vacation_seconds_left  # noqa: F401
 from games.reads import engine_of, seat_of  # noqa: F401
+from games.seats import SeatSpec  # noqa: F401  (callers written before games/seats.py import it from here)

@@ -7,15 +7,15 @@ import hmac
 import random
 from typing import Any
 
+from games.engines.registry import get_bots
 from games.models import Match
+from games.queue import queue_on_commit
 from games.reads import engine_of
 
 
 def queue_bot_moves(match: Match) -> None:
     """After the commit, a worker lets the bot seat(s) to act at this version move."""
-    from games.tasks import play_bot_moves  # tasks import this module
-
-    play_bot_moves.delay_on_commit(match.pk, match.version)
+    queue_on_commit("games.tasks.play_bot_moves", match.pk, match.version)
 
 
 def choose_bot_move(match: Match, seat_number: int, level: str) -> dict[str, Any]:
@@ -23,7 +23,8 @@ def choose_bot_move(match: Match, seat_number: int, level: str) -> dict[str, Any
     engine = engine_of(match)
     view = engine.view(match.state, seat_number)
     legal = engine.legal_moves(match.state, seat_number)
-    bot = engine.bots.get(level) or engine.bots["random"]
+    bots = get_bots(engine.slug)
+    bot = bots.get(level) or bots["random"]
     return bot(view, legal, bot_rng(match.state, match.version, seat_number))
 
 

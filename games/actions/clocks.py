@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import clock
 from games.models import Match, Seat
+from games.queue import queue_on_commit
 
 
 def seat_zone(seat: Seat) -> str:
@@ -75,10 +75,7 @@ def queue_deadline_task(match: Match, seats: list[Seat], previous) -> None:
         return
     if not any(seat.to_act and not seat.is_bot and seat.deadline == deadline for seat in seats):
         return
-    from games.tasks import enforce_deadline  # tasks import this module
-
-    match_id, when = match.pk, deadline.isoformat()
-    transaction.on_commit(lambda: enforce_deadline.apply_async((match_id, when), eta=deadline))
+    queue_on_commit("games.tasks.enforce_deadline", match.pk, deadline.isoformat(), eta=deadline)
 
 
 def stop_turn_clock(seat: Seat) -> None:

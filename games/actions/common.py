@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db.models import F
 from django.utils.translation import gettext
 
@@ -47,14 +45,6 @@ class MatchOver(ActionError):
     a stale board, a conflict with the current state, so 409 on the board and in the API."""
 
     status = 409
-
-
-@dataclass
-class SeatSpec:
-    """How the match creator fills a seat: "me", "open", "bot" (with a level) or "invite" (a username)."""
-
-    kind: str
-    value: str = ""
 
 
 def save_board_change(match: Match, fields: list[str] | None = None) -> None:

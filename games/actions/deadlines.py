@@ -14,11 +14,11 @@ from games.actions.common import lock_match, save_board_change
 from games.actions.moderation import abort_locked
 from games.actions.play import record_move
 from games.engines.base import Engine
+from games.engines.registry import get_bots
 from games.engines.words import Msg, gettext_noop
+from games.events import ReminderDue, SeatHandedToBot, publish
 from games.models import Match, Move, Seat
 from games.reads import engine_of
-from notifications.models import Kind
-from notifications.service import notify
 
 
 def _engine_timeout(match: Match, engine: Engine, seat_number: int) -> None:
@@ -96,7 +96,7 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
 
 def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
     """Ruling ALL-4: a bot plays the whole late turn; the third timeout in a row gives it the seat."""
-    level = "normal" if "normal" in engine.bots else "random"
+    level = "normal" if "normal" in get_bots(engine.slug) else "random"
     key = engine.turn_key(match.state)
     first = True
     for _ in range(200):  # one turn's decisions
@@ -117,7 +117,7 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_BOT and not seat.handed_to_bot:
         seat.handed_to_bot, seat.bot_level = True, level
         seat.save(update_fields=["timeouts_in_row", "handed_to_bot", "bot_level"])
-        notify(match, seat.user, Kind.HANDED_TO_BOT, match.version)
+        publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.TIMEOUTS))
         if seat.to_act:
             queue_bot_moves(match)
     else:
@@ -125,7 +125,8 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
 
 
 def do_reminders(match_id: int) -> int:
-    """Queue the "time is running out" emails that are due in this match (once per turn)."""
+    """Publish the "time is running out" reminders due in this match (once per turn; the notifications
+    app writes their rows and emails). Returns how many were due for players."""
     sent = 0
     with transaction.atomic():
         match = lock_match(match_id)
@@ -134,6 +135,7 @@ def do_reminders(match_id: int) -> int:
         for seat in match.seats.filter(to_act=True, remind_at__lte=timezone.now()).select_related("user"):
             seat.remind_at = None
             seat.save(update_fields=["remind_at"])
-            if seat.user_id and not seat.is_bot and notify(match, seat.user, Kind.REMINDER, match.version):
+            if seat.user_id and not seat.is_bot:
+                publish(ReminderDue(match, match.version, seat=seat.number, user=seat.user))
                 sent += 1
     return sent

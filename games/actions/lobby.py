@@ -15,18 +15,17 @@ from games.actions.common import (
     ActionError,
     Conflict,
     NotAllowed,
-    SeatSpec,
     check_can_play,
     lock_match,
     save_board_change,
 )
 from games.actions.play import after_state_change
 from games.engines.base import BadOptions, Engine
-from games.engines.registry import get_engine
+from games.engines.registry import get_bots, get_engine
+from games.events import PlayerInvited, publish
 from games.models import BOT_LEVELS, Match, Seat, TimeControl
 from games.reads import engine_of
-from notifications.models import Kind
-from notifications.service import notify
+from games.seats import SeatSpec
 
 
 def _check_match_limit(user: User) -> None:
@@ -81,7 +80,7 @@ def create_match(
         Seat.objects.bulk_create(seat_rows)
         for row in seat_rows:
             if row.user_id and not row.accepted:
-                notify(match, row.user, Kind.INVITED, 0)
+                publish(PlayerInvited(match, match.version, user=row.user, key=0))
         _start_if_full(match, user)
     return match
 
@@ -103,7 +102,7 @@ def check_seats(user: User, engine: Engine, seats: list[SeatSpec]) -> list[Seat]
     """The new match's seats, unsaved: the creator's, bots, invitations and open seats."""
     if [s.kind for s in seats].count("me") != 1:
         raise ActionError(gettext("You take exactly one seat in a match you create."))
-    levels = {level for level, _ in BOT_LEVELS} & set(engine.bots)
+    levels = {level for level, _ in BOT_LEVELS} & set(get_bots(engine.slug))
     invited: set[int] = set()
     seat_rows = []
     for number, spec in enumerate(seats):
@@ -214,7 +213,7 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         engine = engine_of(match)
         seat.user, seat.bot_level, seat.accepted = None, "", False
         if spec.kind == "bot":
-            if spec.value not in engine.bots or spec.value not in dict(BOT_LEVELS):
+            if spec.value not in get_bots(engine.slug) or spec.value not in dict(BOT_LEVELS):
                 raise ActionError(
                     gettext("%(game)s has no bot of level %(level)r.") % {"game": engine.name, "level": spec.value}
                 )
@@ -232,7 +231,7 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
             raise ActionError(gettext("Choose open, a bot or a player to invite."))
         seat.save(update_fields=["user", "bot_level", "accepted"])
         if seat.user_id:
-            notify(match, seat.user, Kind.INVITED, match.revision)
+            publish(PlayerInvited(match, match.version, user=seat.user, key=match.revision))
         save_board_change(match, [])
         _start_if_full(match, user)
         return match

@@ -10,12 +10,11 @@ from accounts.models import User
 from games.actions.bots import queue_bot_moves
 from games.actions.clocks import stop_turn_clock
 from games.actions.common import ActionError, lock_match, save_board_change
+from games.engines.registry import get_bots
 from games.engines.words import Msg, words_of
+from games.events import MatchFinished, MoveMade, SeatHandedToBot, publish
 from games.models import Match, Seat
 from games.reads import engine_of
-from notifications.models import Kind
-from notifications.service import notify
-from ratings.actions import do_rate_finished_match
 
 
 def do_abort(match_id: int, by_user: User, reason: str) -> Match:
@@ -39,11 +38,9 @@ def abort_locked(match: Match, reason: str, notify_except: User | None = None) -
     match.deadline = None
     match.end_reason, match.end_reason_words = str(reason)[:200], words_of(reason)
     save_board_change(match)
-    seats = list(match.seats.select_related("user"))
     match.seats.update(to_act=False, deadline=None, turn_started=None, remind_at=None, paused_seconds=None)
-    for seat in seats:
-        if seat.user_id and seat.accepted and not seat.is_bot and seat.user_id != getattr(notify_except, "pk", None):
-            notify(match, seat.user, Kind.FINISHED, match.version)
+    publish(MoveMade(match, match.version))
+    publish(MatchFinished(match, match.version, quiet_user_id=getattr(notify_except, "pk", None)))
 
 
 def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
@@ -55,9 +52,10 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
         engine = engine_of(match)
         seat = match.seats.get(number=seat_number)
         seat.handed_to_bot = True
-        seat.bot_level = "normal" if "normal" in engine.bots else "random"
+        seat.bot_level = "normal" if "normal" in get_bots(engine.slug) else "random"
         seat.save(update_fields=["handed_to_bot", "bot_level"])
         save_board_change(match, [])
+        publish(SeatHandedToBot(match, match.version, seat=seat_number, reason=SeatHandedToBot.MODERATION))
         if seat.to_act:
             queue_bot_moves(match)
         return match
@@ -78,12 +76,10 @@ def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
         match.ended = timezone.now()
         match.deadline = None
         save_board_change(match)
-        do_rate_finished_match(match)
         for seat in seats:
             stop_turn_clock(seat)
             seat.to_act = False
         Seat.objects.bulk_update(seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at"])
-        for seat in seats:
-            if seat.user_id and not seat.is_bot:
-                notify(match, seat.user, Kind.FINISHED, match.version)
+        publish(MoveMade(match, match.version))
+        publish(MatchFinished(match, match.version))  # rated and told as any other end
         return match

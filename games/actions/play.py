@@ -33,12 +33,10 @@ from games.actions.common import (
 )
 from games.engines.base import Engine, IllegalMove, Result
 from games.engines.registry import get_spec
+from games.events import MatchFinished, MatchStarted, MoveMade, TurnStarted, publish
 from games.i18n import tr
 from games.models import HISTORY_TAIL, Match, Move, Seat, fill_names, seat_names
 from games.reads import engine_of, seat_of
-from notifications.models import Kind
-from notifications.service import notify
-from ratings.actions import do_rate_finished_match
 
 
 def parse_move(raw: str | dict[str, Any]) -> dict[str, Any]:
@@ -155,7 +153,7 @@ def after_state_change(
     starter_id: int | None = None,
     ended: Result | None = None,
 ) -> None:
-    """Save the match, run the seats' clocks, finish it if over, notify, queue bot seats' moves.
+    """Save the match, run the seats' clocks, finish it if over, tell the listeners, queue bot seats' moves.
 
     Called with the match row locked, after every change of state; at the start (version 0)
     `starter_id` is the user whose request started it (None: nobody's, as a tournament's pairing)."""
@@ -190,32 +188,24 @@ def after_state_change(
     save_board_change(match)
     queue_deadline_task(match, seats, previous_deadline)
 
-    if result is not None:
-        do_rate_finished_match(match)
-        for seat in seats:
-            if seat.user_id and not seat.is_bot:
-                notify(match, seat.user, Kind.FINISHED, match.version)
-    elif match.version == 0:
-        _notify_start(match, seats, newly_to_act, starter_id)
-    for seat in newly_to_act:  # the mover keeping the turn is at the board: no email; nor in a live match
-        if seat.user_id and not seat.is_bot and match.version > 0 and seat.number != mover:
-            if not clock.is_live(match.turn_seconds):
-                notify(match, seat.user, Kind.YOUR_TURN, match.version)
+    _announce(match, result is not None, [seat.number for seat in newly_to_act], mover, mover_by_bot, starter_id)
     if any(seat.is_bot for seat in seats if seat.to_act):
         queue_bot_moves(match)
 
 
-def _notify_start(match: Match, seats: list[Seat], to_move: list[Seat], starter_id: int | None) -> None:
-    """At the start each player hears once: "your turn" for whoever is to move (not in a live match),
-    "started" for the others. The creator who started it (the last seat filled by their own request)
-    is at the board and hears nothing; a player who joined last hears "started", as before. A match
-    that started by nobody's request (a tournament's pairing) tells everyone."""
-    live = clock.is_live(match.turn_seconds)
-    for seat in seats:
-        if not seat.user_id or seat.is_bot or seat.user_id == starter_id == match.created_by_id:
-            continue
-        their_turn = seat in to_move and not live and seat.user_id != starter_id
-        notify(match, seat.user, Kind.YOUR_TURN if their_turn else Kind.STARTED, 0)
+def _announce(
+    match: Match, ended: bool, newly_to_act: list[int], mover: int | None, by_bot: bool, starter_id: int | None
+) -> None:
+    """The one place a change of state is published (games.events): ratings rate on MatchFinished,
+    notifications write "finished", "started" and "your turn" rows, the live channel tells the boards."""
+    if match.version > 0:
+        publish(MoveMade(match, match.version, seat=mover, by_bot=by_bot))
+    if ended:
+        publish(MatchFinished(match, match.version))
+    elif match.version == 0:
+        publish(MatchStarted(match, 0, starter_id=starter_id, to_move=tuple(newly_to_act)))
+    if newly_to_act:
+        publish(TurnStarted(match, match.version, seats=tuple(newly_to_act), mover=mover))
 
 
 def _seats_with_users(match: Match) -> list[Seat]:

@@ -104,15 +104,14 @@ class Result:
 
 
 class Engine:
-    """Base class: one instance per game, registered by slug in games/engines/registry.py."""
+    """Base class: one instance per game (`ENGINE` in the game's engine.py), named by the game's spec
+    (its package's `SPEC`, listed in games/engines/registry.py), which also names its bots."""
 
     slug: str = ""
     name: str = ""
     min_players: int = 2
     max_players: int = 2
     options: tuple[Option, ...] = ()
-    # Bots by level; every engine has at least "random".
-    bots: dict[str, Bot] = {}
     # What a deadline does (ruling ALL-4 / SC-7): "bot" = the site lets a bot play the late
     # seat's turn; "engine" = the site calls apply_timeout().
     timeout_policy: str = "engine"

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engines.base import Engine, Move, State
+from games.engines.registry import get_bots
 
 
 @dataclass
@@ -35,7 +36,8 @@ def play(
     With check=True the engine's invariants and the contract's promises are checked after every
     move (legal moves exist exactly for the seats to act, apply leaves its input untouched)."""
     levels = (levels or []) + ["random"] * (players - len(levels or []))
-    bots = [engine.bots.get(level) or engine.bots["random"] for level in levels]
+    by_level = get_bots(engine.slug)
+    bots = [by_level.get(level) or by_level["random"] for level in levels]
     bot_rngs = [random.Random(f"{seed}:bot:{seat}") for seat in range(players)]
     limit = max_moves or engine.max_moves(players, options)
     record = PlayoutRecord(seed=seed)

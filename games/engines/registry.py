@@ -6,8 +6,9 @@ Everything else (names, engines, the site's forms and pages) is derived from the
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 
-from games.engines.base import Engine
+from games.engines.base import Bot, Engine
 from games.engines.spec import GameSpec
 
 GAME_PACKAGES: list[str] = [
@@ -38,3 +39,8 @@ def get_engine(slug: str) -> Engine:
 
 def available_engines() -> dict[str, Engine]:
     return {slug: spec.engine for slug, spec in SPECS.items()}
+
+
+def get_bots(slug: str) -> Mapping[str, Bot]:
+    """The game's bots by level (its spec names them; every game has "random")."""
+    return get_spec(slug).bots

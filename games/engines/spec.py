@@ -1,4 +1,4 @@
-"""What a game declares about itself: its engine, its board presenter and the files that draw it.
+"""What a game declares about itself: its engine, its bots, its board presenter and the files that draw it.
 
 Each game's package (games/engines/<game>/) exposes `SPEC`; games/engines/registry.py lists the
 packages, and everything else (the site's game list, match options, bot levels, live clocks, the
@@ -10,11 +10,11 @@ objects and never sees the state.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.base import Engine, Move, View
+from games.engines.base import Bot, Engine, Move, View
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,9 @@ class GameSpec:
     engine: Engine
     present: Callable[[BoardInput], Any]
     live_clock: LiveClock
+    # Bots by level, every game has "random" (the game's bots.py). They are named here, not on the
+    # engine, so that the engine never imports its bots and the bots import the engine at the top.
+    bots: Mapping[str, Bot]
 
     @property
     def slug(self) -> str:
@@ -83,7 +86,7 @@ class GameSpec:
 
     @property
     def bot_levels(self) -> list[str]:
-        return list(self.engine.bots)
+        return list(self.bots)
 
     @property
     def board_template(self) -> str:

@@ -18,7 +18,7 @@ from games.models import Match
 from live import broadcast
 from live.broadcast import Message
 
-pytestmark = [pytest.mark.audit, pytest.mark.django_db]
+pytestmark = [pytest.mark.audit, pytest.mark.slow, pytest.mark.django_db]
 
 # What each kind of message may say: names and integer values only (a logout's session tag aside).
 ALLOWED = {"revision": {"revision"}, "turns": set(), "bell": set(), "lobby": set(), "close": {"session"}}

@@ -12,6 +12,7 @@ from games.engines.registry import SPECS, get_engine
 PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 3, "lizzy-ghosties": 4}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", list(SPECS))
 def test_board_moves_are_legal_moves_in_random_games(slug):
     engine = get_engine(slug)

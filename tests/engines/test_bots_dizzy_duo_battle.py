@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.engines import search
-from games.engines.dizzy_duo_battle import ENGINE, bots
+from games.engines.dizzy_duo_battle import ENGINE, SPEC, bots
 
 GOLDEN_DUO = [f"{part}-{pair}-gold" for pair in ("red-dots", "blue-stripes") for part in ("head", "body", "tail")]
 
@@ -28,7 +28,7 @@ def test_hard_always_answers_a_legal_move(players: int, tiny_budget: None) -> No
     while ENGINE.to_act(state):
         seat = ENGINE.to_act(state)[0]
         legal = ENGINE.legal_moves(state, seat)
-        move = ENGINE.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
+        move = SPEC.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
         assert move in legal
         state, _ = ENGINE.apply(state, seat, move)
     assert ENGINE.result(state) is not None
@@ -60,7 +60,7 @@ def test_hard_attacks_when_an_attack_surely_wins_the_game() -> None:
     rng = random.Random(8)
     while state["phase"] != "take" or min(state["turns"]) < 3 or state["current"] != 0:
         seat = ENGINE.to_act(state)[0]
-        move = ENGINE.bots["random"](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rng)
+        move = SPEC.bots["random"](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rng)
         if move["type"] == "attack":
             move = {"type": "take", "from": "blind"} if state["phase"] == "take" else move
         state, _ = ENGINE.apply(state, seat, move)
@@ -242,7 +242,7 @@ def test_hard_searches_whether_to_attack_only_when_a_battle_may_end_a_two_player
         searches.append((budget_s, candidates))
         return candidates[0], [0.0] * len(candidates), kwargs["min_rounds"]
 
-    monkeypatch.setattr(search, "flat_pimc", recording)
+    monkeypatch.setattr(bots, "flat_pimc", recording)  # the name the bots imported
     state = play_without_attacks(players, seed=9, until=3 * players + 1)
     seat = state["current"]
     give(state, seat, hand)

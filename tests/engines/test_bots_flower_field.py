@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from games.engines.flower_field import ENGINE, bots
-from tests.engines.test_flower_field import challenge, plant, started, step, with_duplicate
+import pytest
+
+from games.engines.flower_field import ENGINE, SPEC, bots
+from tests.engines.flower_field_moves import challenge, plant, started, step, with_duplicate
 
 
 def hard(state: dict, seat: int, seed: int = 1) -> dict:
@@ -15,6 +17,7 @@ def hard(state: dict, seat: int, seed: int = 1) -> dict:
     return move
 
 
+@pytest.mark.slow
 def test_hard_always_answers_a_legal_move_in_whole_games() -> None:
     for seed, levels in ((1, ("hard", "random")), (3, ("normal", "hard"))):
         state = ENGINE.new_state(2, ENGINE.parse_options({}, 2), seed)
@@ -22,7 +25,7 @@ def test_hard_always_answers_a_legal_move_in_whole_games() -> None:
         while ENGINE.to_act(state):
             seat = ENGINE.to_act(state)[0]
             legal = ENGINE.legal_moves(state, seat)
-            move = ENGINE.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
+            move = SPEC.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
             assert move in legal  # the hard bot claims only listed challenges
             state, _ = ENGINE.apply(state, seat, move)
         assert ENGINE.result(state) is not None
@@ -72,6 +75,7 @@ def test_hard_lets_a_first_plausible_claim_pass_and_doubts_a_repeated_one() -> N
     assert hard(state, 1) == {"type": "challenge_challenge"}
 
 
+@pytest.mark.slow
 def test_hard_bluffs_more_against_a_player_who_never_doubts() -> None:
     state = started()
     state = step(state, 0, plant(("D5", "red"), ("D3", "red")))

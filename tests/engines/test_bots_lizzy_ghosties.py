@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engines import search
-from games.engines.lizzy_ghosties import ENGINE, bots
+from games.engines.lizzy_ghosties import ENGINE, SPEC, bots
 
 
 @pytest.fixture
@@ -16,6 +16,7 @@ def tiny_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots, "MIN_DEALS", 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 7])
 def test_hard_always_answers_a_legal_move(players: int, tiny_budget: None) -> None:
     state = ENGINE.new_state(players, ENGINE.parse_options({"dicey": players == 5}, players), players)
@@ -24,7 +25,7 @@ def test_hard_always_answers_a_legal_move(players: int, tiny_budget: None) -> No
     while ENGINE.to_act(state):
         seat = ENGINE.to_act(state)[0]
         legal = ENGINE.legal_moves(state, seat)
-        move = ENGINE.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
+        move = SPEC.bots[levels[seat]](ENGINE.view(state, seat), legal, rngs[seat])
         assert move in legal
         state, _ = ENGINE.apply(state, seat, move)
     assert ENGINE.result(state) is not None
@@ -52,7 +53,7 @@ def test_hard_takes_a_move_that_wins_the_game_at_once() -> None:
                 found += 1
                 move = bots.hard_bot(ENGINE.view(state, seat), legal, random.Random(game), budget_s=0.02)
                 assert winning_now(state, seat, move)
-            move = ENGINE.bots["random"](ENGINE.view(state, seat), legal, rng)
+            move = SPEC.bots["random"](ENGINE.view(state, seat), legal, rng)
             state, _ = ENGINE.apply(state, seat, move)
     assert found >= 3
 
@@ -67,7 +68,7 @@ def test_a_spent_budget_still_decides_on_the_minimum_deals(monkeypatch: pytest.M
         deals.append(1)
         return real_sample(view, rng)
 
-    monkeypatch.setattr("games.engines.lizzy_ghosties.sampler.sample_state", counting)
+    monkeypatch.setattr(bots, "sample_state", counting)  # the name the bots imported
     state = ENGINE.new_state(4, ENGINE.parse_options({}, 4), 9)
     seat = ENGINE.to_act(state)[0]
     legal = ENGINE.legal_moves(state, seat)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engines import search
-from games.engines.solitaire_chess import ENGINE, bots
+from games.engines.solitaire_chess import ENGINE, SPEC, bots, sampler
 
 
 @pytest.fixture
@@ -15,6 +15,7 @@ def tiny_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots, "HARD_BUDGET_S", 0.002)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["death", "final"])
 def test_hard_always_answers_a_legal_move_and_its_state_shows_the_same_view(ruleset: str, tiny_budget: None) -> None:
     for seed, levels in ((1, ("hard", "random")), (2, ("normal", "hard"))):
@@ -23,9 +24,9 @@ def test_hard_always_answers_a_legal_move_and_its_state_shows_the_same_view(rule
         while ENGINE.to_act(state):
             seat = ENGINE.to_act(state)[0]
             view = ENGINE.view(state, seat)
-            assert ENGINE.view(bots.state_from_view(view), seat) == view  # nothing hidden, nothing lost
+            assert ENGINE.view(sampler.state_from_view(view), seat) == view  # nothing hidden, nothing lost
             legal = ENGINE.legal_moves(state, seat)
-            move = ENGINE.bots[levels[seat]](view, legal, rngs[seat])
+            move = SPEC.bots[levels[seat]](view, legal, rngs[seat])
             assert move in legal
             state, _ = ENGINE.apply(state, seat, move)
         assert ENGINE.result(state) is not None
@@ -68,7 +69,7 @@ def test_a_spent_budget_still_gives_a_legal_move(monkeypatch: pytest.MonkeyPatch
     while ENGINE.view(state, ENGINE.to_act(state)[0])["phase"] != "play":
         seat = ENGINE.to_act(state)[0]
         state, _ = ENGINE.apply(
-            state, seat, ENGINE.bots["normal"](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rng)
+            state, seat, SPEC.bots["normal"](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rng)
         )
     seat = ENGINE.to_act(state)[0]
     legal = ENGINE.legal_moves(state, seat)

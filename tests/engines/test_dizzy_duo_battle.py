@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from games.engines import dizzy_cards as dc
 from games.engines.base import BadOptions, IllegalMove
-from games.engines.dizzy_duo_battle import ENGINE
-from games.engines.dizzy_duo_battle.engine import FORCED_ATTACK_TURN, MAX_ROUNDS
+from games.engines.dizzy_duo_battle import ENGINE, SPEC
+from games.engines.dizzy_duo_battle.rules import FORCED_ATTACK_TURN, MAX_ROUNDS
 from tests.rule_vectors import cases_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +125,7 @@ def test_engine_facts_and_options():
         "open_battles": False,
         "main_attack": False,
     }
-    assert set(ENGINE.bots) >= {"random", "normal"}
+    assert set(SPEC.bots) >= {"random", "normal"}
 
 
 def test_dd1_player_count_and_unknown_options_are_refused():
@@ -148,7 +148,7 @@ def test_all4_a_bot_plays_a_late_turn():
 
 def test_engine_files_do_not_import_django():
     folder = ROOT / "games" / "engines"
-    for path in [folder / "dizzy_cards.py", *(folder / "dizzy_duo_battle").glob("*.py")]:
+    for path in [folder / "dizzy_cards.py", folder / "dizzy_phrases.py", *(folder / "dizzy_duo_battle").glob("*.py")]:
         assert "django" not in path.read_text(), path
 
 
@@ -674,6 +674,7 @@ options_strategy = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 6),
@@ -777,7 +778,7 @@ def play_bots(levels: list[str], seed: int, options: dict[str, Any] | None = Non
         view = ENGINE.view(state, seat)
         legal = ENGINE.legal_moves(state, seat)
         started = time.perf_counter()
-        move = ENGINE.bots[levels[seat]](copy.deepcopy(view), copy.deepcopy(legal), rngs[seat])
+        move = SPEC.bots[levels[seat]](copy.deepcopy(view), copy.deepcopy(legal), rngs[seat])
         if levels[seat] == "normal":
             slowest = max(slowest, time.perf_counter() - started)
         assert move in legal, move
@@ -805,17 +806,17 @@ def test_normal_bot_plays_the_alternative_rules():
 
 def test_normal_bot_attacks_with_a_strong_hand_and_waits_with_a_weak_one():
     strong = make_state([POWER_6, POWER_0, POWER_2], turns=3)
-    move = ENGINE.bots["normal"](ENGINE.view(strong, 0), ENGINE.legal_moves(strong, 0), random.Random(1))
+    move = SPEC.bots["normal"](ENGINE.view(strong, 0), ENGINE.legal_moves(strong, 0), random.Random(1))
     assert move == {"type": "attack"}
     weak = make_state([POWER_2, POWER_6, POWER_5], turns=3)
-    move = ENGINE.bots["normal"](ENGINE.view(weak, 0), ENGINE.legal_moves(weak, 0), random.Random(1))
+    move = SPEC.bots["normal"](ENGINE.view(weak, 0), ENGINE.legal_moves(weak, 0), random.Random(1))
     assert move["type"] == "take"
 
 
 def test_normal_bot_keeps_a_card_that_completes_a_better_hand():
     state = make_state([POWER_5, POWER_2], open_pile=["head-red-dots"])
     state, _ = apply_ok(state, 0, {"type": "take", "from": "blind"})
-    move = ENGINE.bots["normal"](ENGINE.view(state, 0), ENGINE.legal_moves(state, 0), random.Random(2))
+    move = SPEC.bots["normal"](ENGINE.view(state, 0), ENGINE.legal_moves(state, 0), random.Random(2))
     kept = list(state["hands"][0])
     kept.remove(move["card"])
     assert dc.hand_power(kept) >= dc.hand_power(POWER_5)

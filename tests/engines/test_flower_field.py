@@ -7,16 +7,15 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import BadOptions, IllegalMove
-from games.engines.flower_field import ENGINE
+from games.engines.flower_field import ENGINE, SPEC
 from games.engines.flower_field import bots as flower_bots
-from games.engines.flower_field.fields import (
+from games.engines.flower_field.rules import (
     CELL_INDEX,
     CELLS,
     COLOURS,
@@ -26,52 +25,12 @@ from games.engines.flower_field.fields import (
     is_connected,
     placement_key,
 )
+from tests.engines.flower_field_moves import FAR0, FAR1, challenge, hide, plant, started, step, with_duplicate
 from tests.rule_vectors import cases_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Hidden flowers far from the centre, so that the scenarios below do not touch them.
-FAR0 = [("A1", "blue"), ("G7", "blue")]
-FAR1 = [("A7", "yellow"), ("G1", "yellow")]
-
-
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def hide(flowers: list[tuple[str, str]]) -> dict[str, Any]:
-    return {"type": "hide", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
-
-
-def plant(*flowers: tuple[str, str]) -> dict[str, Any]:
-    return {"type": "plant", "flowers": [{"cell": c, "colour": k} for c, k in flowers]}
-
-
-def challenge(a: str, b: str) -> dict[str, Any]:
-    return {"type": "challenge", "a": a.split(), "b": b.split()}
-
-
-def step(state: dict, seat: int, move: dict) -> dict:
-    before = copy.deepcopy(state)
-    new, entries = ENGINE.apply(state, seat, move)
-    assert state == before, "apply mutated its input"
-    assert all(e["audience"] == "all" or isinstance(e["audience"], list) for e in entries)
-    ENGINE.check_invariants(new)
-    return new
-
-
-def started(hidden0=FAR0, hidden1=FAR1, seed: int = 1) -> dict:
-    """Seat 0 is the advantage player and goes first; both hid their flowers."""
-    state = ENGINE.new_state(2, {"advantage": "0"}, seed)
-    state = step(state, 0, {"type": "order", "go": "first"})
-    state = step(state, 0, hide(hidden0))
-    return step(state, 1, hide(hidden1))
-
-
-def with_duplicate(**kwargs: Any) -> dict:
-    """Seat 1's planting D6 + D2 makes D2-D5 (R R Y R) equal to D3-D6 (R Y R R) by a reflection."""
-    state = started(**kwargs)
-    state = step(state, 0, plant(("D5", "red"), ("D3", "red")))
-    return step(state, 1, plant(("D6", "red"), ("D2", "red")))
 
 
 DUPLICATE = challenge("D2 D3 D4 D5", "D3 D4 D5 D6")
@@ -113,7 +72,7 @@ def test_engine_facts():
     assert ENGINE.name == "Doubting Flower Field"
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
     assert ENGINE.timeout_policy == "engine"
-    assert {"random", "normal", "hard"} <= set(ENGINE.bots)
+    assert {"random", "normal", "hard"} <= set(SPEC.bots)
 
 
 def test_no_django_import_in_the_package():
@@ -725,7 +684,7 @@ def twin_with_moved_hidden_flowers(state: dict, owners: list[int], rng: random.R
 
 def playout(seed: int, levels: tuple[str, str], rng: random.Random, check_twins: bool) -> list:
     state = ENGINE.new_state(2, {}, seed)
-    bots = [ENGINE.bots[level] for level in levels]
+    bots = [SPEC.bots[level] for level in levels]
     moves = []
     while ENGINE.to_act(state):
         seats = ENGINE.to_act(state)
@@ -755,6 +714,7 @@ def playout(seed: int, levels: tuple[str, str], rng: random.Random, check_twins:
     return moves, state
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
@@ -770,6 +730,7 @@ def test_random_playouts_keep_the_rules_and_replay_exactly(seed, levels, choice)
     assert state == final
 
 
+@pytest.mark.slow
 def test_undo_and_restore_keep_board_and_log_in_agreement():
     """Several seeds of random bots, which claim and doubt a lot: undo and restore happen."""
     undone = restored = 0
@@ -787,7 +748,7 @@ def test_bots_challenge_a_visible_duplicate():
     state = with_duplicate()
     legal = ENGINE.legal_moves(state, 0)
     for level in ("normal", "hard"):
-        move = ENGINE.bots[level](ENGINE.view(state, 0), legal, random.Random(1))
+        move = SPEC.bots[level](ENGINE.view(state, 0), legal, random.Random(1))
         assert move["type"] == "challenge"
         new = step(state, 0, move)
         assert new["challenges"][-1]["truth"] is True
@@ -797,7 +758,7 @@ def test_bots_do_not_make_duplicates_when_they_can_help_it():
     state = started()
     state = step(state, 0, plant(("D5", "red"), ("D3", "red")))
     for level in ("normal", "hard"):
-        move = ENGINE.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(2))
+        move = SPEC.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(2))
         new = step(state, 1, move)
         listed = [m for m in ENGINE.legal_moves(new, 0) if m["type"] == "challenge"]
         assert not any(
@@ -812,7 +773,7 @@ def test_bots_doubt_a_claim_on_a_cell_that_cannot_hold_a_hidden_flower():
     state = step(state, 1, plant(("D2", "red")))
     state = step(state, 0, DUPLICATE)
     for level in ("normal", "hard"):
-        move = ENGINE.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(3))
+        move = SPEC.bots[level](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(3))
         assert move == {"type": "challenge_challenge"}
 
 
@@ -821,10 +782,11 @@ def test_hard_bot_accepts_a_claim_proved_true_before():
     state = step(claim(True), 1, {"type": "challenge_challenge"})
     state = step(state, 1, plant(("D2", "red")))
     state = step(state, 0, DUPLICATE)
-    move = ENGINE.bots["hard"](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(4))
+    move = SPEC.bots["hard"](ENGINE.view(state, 1), ENGINE.legal_moves(state, 1), random.Random(4))
     assert move == {"type": "accept"}
 
 
+@pytest.mark.slow
 def test_bots_answer_with_listed_moves_in_every_phase():
     rng = random.Random(5)
     for level in ("normal", "hard"):
@@ -832,10 +794,10 @@ def test_bots_answer_with_listed_moves_in_every_phase():
         while ENGINE.to_act(state) and state["moves"] < 40:
             seat = ENGINE.to_act(state)[0]
             legal = ENGINE.legal_moves(state, seat)
-            move = ENGINE.bots[level](ENGINE.view(state, seat), legal, rng)
+            move = SPEC.bots[level](ENGINE.view(state, seat), legal, rng)
             assert move in legal
             state, _ = ENGINE.apply(state, seat, move)
 
 
 def test_flower_bots_module_exposes_levels():
-    assert ENGINE.bots["random"] is flower_bots.random_bot
+    assert SPEC.bots["random"] is flower_bots.random_bot

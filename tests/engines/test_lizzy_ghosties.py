@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
 
 from games.engines.base import IllegalMove, new_rng  # noqa: E402
 from games.engines.dizzy_cards import DECK, PARTS, throw_dice  # noqa: E402
-from games.engines.lizzy_ghosties import ENGINE  # noqa: E402
+from games.engines.lizzy_ghosties import ENGINE, SPEC  # noqa: E402
 from games.engines.lizzy_ghosties.rules import (  # noqa: E402
     MAX_CYCLES,
     SHOWDOWN_TEAM_TURNS,
@@ -174,7 +174,7 @@ def test_engine_facts() -> None:
     )
     assert ENGINE.parse_options({}, 4) == {"dicey": False}
     assert ENGINE.parse_options({"dicey": "yes"}, 4) == {"dicey": True}
-    assert set(ENGINE.bots) == {"random", "normal", "hard"}
+    assert set(SPEC.bots) == {"random", "normal", "hard"}
     assert ENGINE.timeout_policy == "bot"  # ruling ALL-4
     with pytest.raises(NotImplementedError):
         ENGINE.apply_timeout(ENGINE.new_state(4, {}, 1), 0)
@@ -1218,6 +1218,7 @@ def check_step(state: Json, new: Json, logs: list[Json], seat: int, move: Any) -
         assert dice is None or len(dice) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.sampled_from([3, 4, 6, 8]),
@@ -1260,11 +1261,12 @@ def test_normal_bot_plays_only_legal_moves(players: int) -> None:
     while ENGINE.to_act(state):
         seat = ENGINE.to_act(state)[0]
         legal = ENGINE.legal_moves(state, seat)
-        move = ENGINE.bots["normal"](ENGINE.view(state, seat), legal, rng)
+        move = SPEC.bots["normal"](ENGINE.view(state, seat), legal, rng)
         assert move in legal
         state, _ = ENGINE.apply(state, seat, move)
 
 
+@pytest.mark.slow
 def test_normal_bot_wins_more_than_random_seats() -> None:
     """The brief's target: with one normal bot and three random ones, the normal bot is on the
     winning team at least 1.5 times as often as the average random seat."""
@@ -1277,7 +1279,7 @@ def test_normal_bot_wins_more_than_random_seats() -> None:
         while ENGINE.to_act(state):
             seat = ENGINE.to_act(state)[0]
             level = "normal" if seat == normal_seat else "random"
-            move = ENGINE.bots[level](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rngs[seat])
+            move = SPEC.bots[level](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rngs[seat])
             state, _ = ENGINE.apply(state, seat, move)
         winners = ENGINE.result(state).winners
         normal_wins += normal_seat in winners
@@ -1287,13 +1289,13 @@ def test_normal_bot_wins_more_than_random_seats() -> None:
 
 def test_normal_bot_takes_a_double_as_a_ghost() -> None:
     state = ghost_position()
-    move = ENGINE.bots["normal"](ENGINE.view(state, 0), ENGINE.legal_moves(state, 0), random.Random(0))
+    move = SPEC.bots["normal"](ENGINE.view(state, 0), ENGINE.legal_moves(state, 0), random.Random(0))
     assert move["type"] == "ghost_double"
 
 
 def test_normal_bot_hunts_doubles() -> None:
     state = opening_position()
-    move = ENGINE.bots["normal"](ENGINE.view(state, 0), ENGINE.legal_moves(state, 0), random.Random(0))
+    move = SPEC.bots["normal"](ENGINE.view(state, 0), ENGINE.legal_moves(state, 0), random.Random(0))
     assert move == {"type": "steal", "from": 1, "part": "tail"}  # the steal that makes a double
 
 

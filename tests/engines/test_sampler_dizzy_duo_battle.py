@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from games.engines.dizzy_cards import DECK
-from games.engines.dizzy_duo_battle import ENGINE
+from games.engines.dizzy_duo_battle import ENGINE, SPEC
 from games.engines.dizzy_duo_battle.sampler import known_held, sample_state
 
 SETUPS = [
@@ -18,6 +20,7 @@ SETUPS = [
 ]
 
 
+@pytest.mark.slow
 def test_samples_show_the_same_view_over_many_positions() -> None:
     checked = 0
     for game, (players, raw) in enumerate(SETUPS):
@@ -37,7 +40,7 @@ def test_samples_show_the_same_view_over_many_positions() -> None:
                 for other, held in known_held(view).items():
                     assert not held - Counter(sample["hands"][other])  # cards seen taken stay with their taker
             checked += 1
-            move = ENGINE.bots["normal" if game % 2 else "random"](view, ENGINE.legal_moves(state, seat), rng)
+            move = SPEC.bots["normal" if game % 2 else "random"](view, ENGINE.legal_moves(state, seat), rng)
             state, _ = ENGINE.apply(state, seat, move)
     assert checked > 500
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.ladder_players import SCRIPTED
-from games.engines.flower_field import ENGINE
+from games.engines.flower_field import ENGINE, SPEC
 from games.engines.flower_field.sampler import Facts, claim_true, sample_state
 
-PLAYERS = {**ENGINE.bots, **SCRIPTED["doubting-flower-field"]}
+PLAYERS = {**SPEC.bots, **SCRIPTED["doubting-flower-field"]}
 LINE_UPS = [("random", "random"), ("normal", "liar"), ("bluffer", "hard"), ("credulous", "bluffer"), ("hard", "honest")]
 
 
+@pytest.mark.slow
 def test_samples_show_the_same_view_and_agree_with_every_judged_claim() -> None:
     checked = 0
     for game, levels in enumerate(LINE_UPS):
@@ -38,6 +41,7 @@ def test_samples_show_the_same_view_and_agree_with_every_judged_claim() -> None:
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_the_real_hidden_flowers_are_always_possible() -> None:
     """The true deal is one the sampler may draw: live flowers lie on cells it counts as possible."""
     for game in range(6):

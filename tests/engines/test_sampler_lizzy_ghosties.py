@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.engines.lizzy_ghosties import ENGINE
+from games.engines.lizzy_ghosties import ENGINE, SPEC
 from games.engines.lizzy_ghosties.sampler import sample_state
 
 
@@ -24,7 +24,7 @@ def test_samples_show_the_same_view_over_many_positions() -> None:
             if view["last_draw"] is not None and view["last_draw"]["card"] is not None:
                 assert sample["side"][-1] == state["side"][-1]  # the card drawn last lies at the bottom
             checked += 1
-            move = ENGINE.bots["normal" if game % 3 else "random"](view, ENGINE.legal_moves(state, seat), rng)
+            move = SPEC.bots["normal" if game % 3 else "random"](view, ENGINE.legal_moves(state, seat), rng)
             state, _ = ENGINE.apply(state, seat, move)
     assert checked > 300
 
@@ -35,7 +35,7 @@ def test_a_sampled_state_plays_on_like_the_real_one() -> None:
     for _ in range(30):
         seat = ENGINE.to_act(state)[0]
         state, _ = ENGINE.apply(
-            state, seat, ENGINE.bots["normal"](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rng)
+            state, seat, SPEC.bots["normal"](ENGINE.view(state, seat), ENGINE.legal_moves(state, seat), rng)
         )
     seat = ENGINE.to_act(state)[0]
     sample = sample_state(ENGINE.view(state, seat), rng)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from games.engines.base import BadOptions, IllegalMove, random_bot
-from games.engines.solitaire_chess import ENGINE, rules
+from games.engines.solitaire_chess import ENGINE, SPEC, rules
 
 SEED = 987654321987654321
 
@@ -94,7 +94,7 @@ def test_engine_facts():
     assert ENGINE.name == "Solitaire Chess"
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 2)
     assert ENGINE.timeout_policy == "engine"
-    assert set(ENGINE.bots) == {"random", "normal", "hard"}
+    assert set(SPEC.bots) == {"random", "normal", "hard"}
 
 
 def test_options_defaults_and_refusals():
@@ -599,6 +599,7 @@ def test_illegal_moves_raise_and_leave_the_state_unchanged():
     assert_illegal(state, 1, move("e6", "e5"), "not your turn")
 
 
+@pytest.mark.slow
 def test_legal_moves_are_exactly_the_moves_apply_accepts():
     """Every from/to pair of the mover is tried: apply accepts it exactly when it is listed."""
     for ruleset in ("death", "final"):
@@ -627,6 +628,7 @@ def test_legal_moves_are_exactly_the_moves_apply_accepts():
                 steps += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["death", "final"])
 def test_random_playouts_end_within_max_moves(ruleset):
     bound = ENGINE.max_moves(2, {"ruleset": ruleset})
@@ -758,6 +760,7 @@ def test_check_vector_unknown_kind_fails():
         ENGINE.check_vector({"kind": "queen_moves"})
 
 
+@pytest.mark.slow
 def test_normal_bot_plays_legal_moves_and_beats_random():
     wins = 0
     games = 20
@@ -765,7 +768,7 @@ def test_normal_bot_plays_legal_moves_and_beats_random():
         ruleset = ("death", "final")[game % 2]
         normal_seat = (game // 2) % 2
         bots = [random_bot, random_bot]
-        bots[normal_seat] = ENGINE.bots["normal"]
+        bots[normal_seat] = SPEC.bots["normal"]
         state = ENGINE.new_state(2, {"ruleset": ruleset}, 500 + game)
         rng = random.Random(game)
         while ENGINE.to_act(state):

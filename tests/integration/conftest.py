@@ -6,7 +6,6 @@ import asyncio
 import email
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -17,16 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import port_open, require
+from dizzysite.netutil import free_port, port_open
+from tests.conftest import require
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(condition, timeout: float = 30.0, interval: float = 0.2, what: str = "condition"):

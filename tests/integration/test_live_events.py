@@ -14,11 +14,12 @@ import uuid
 
 import pytest
 
+from dizzysite.netutil import port_open
 from live import broadcast
 from tests.asgi_server import session_cookie, start_server, stop_server
 from tests.conftest import require
 from tests.helpers import first_legal, start_match, user_to_act
-from tests.integration.conftest import REDIS_URL, port_open, wait_for
+from tests.integration.conftest import REDIS_URL, wait_for
 
 pytestmark = pytest.mark.integration
 

@@ -230,6 +230,7 @@ def test_ghosties_tables_give_points_by_place(alice, players):
     assert isinstance(rows[0].score, Fraction)
 
 
+@pytest.mark.slow
 def test_a_swiss_with_bots_plays_their_matches_by_itself(alice, players, django_capture_on_commit_callbacks):
     """Random bots move through the games' own tasks (eager here): a bots' match ends by itself."""
     tournament = actions.do_create(alice, settings_for(rounds=2, bots_allowed=True, min_entrants=2))

@@ -27,6 +27,7 @@ def division_users(season) -> list[list[str]]:
     ]
 
 
+@pytest.mark.slow
 def test_a_season_with_promotion_relegation_and_the_next_season_by_itself(championship, make_user):
     players = [make_user(f"p{n}") for n in range(8)]
     for player in players:

@@ -8,47 +8,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from games import actions as games
+from tests.browser_helpers import page_as, serious_violations
 from tournaments import actions
 from tournaments.actions import TournamentSettings
 from tournaments.models import Championship, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync"]
-
-
-@pytest.fixture
-def browser(chromium_path, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API in the test's thread
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def page_as(browser, live_server, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    return context.new_page()
-
-
-def serious_violations(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("critical", "serious")
-    ]
 
 
 def test_the_tournament_pages_are_axe_clean_and_joining_works_by_keyboard(browser, live_server, alice, bob, carol):

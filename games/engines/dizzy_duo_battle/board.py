@@ -17,16 +17,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engines.dizzy_duo_battle.phrases import (
-    bonus_words,
-    breakdown,
-    card_name,
-    card_words,
-    joined,
-    listed,
-    lizzy_summary,
-    the_card,
-)
+from games.engines.dizzy_duo_battle.phrases import bonus_words, breakdown, joined, listed, lizzy_summary
+from games.engines.dizzy_phrases import card_name, card_words, the_card
 from games.engines.lizzy_card import CardArt, LizzyCard
 from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
 from games.engines.words import Msg, _, gettext_noop, ngettext

@@ -17,8 +17,11 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.engines.base import Bot, random_bot
 from games.engines.dizzy_cards import hand_power, has_two_lizzies, part_of
-from games.engines.dizzy_duo_battle.sampler import known_held, unseen
+from games.engines.dizzy_duo_battle.engine import ENGINE
+from games.engines.dizzy_duo_battle.sampler import known_held, sample_state, unseen
+from games.engines.search import flat_pimc
 
 # How much a hand's potential (its expected gain from one more card) counts besides its power.
 POTENTIAL_WEIGHT = 0.7
@@ -379,8 +382,6 @@ def _fits_passes(state: dict[str, Any], passed: dict[int, dict[str, Any]], rng: 
 def deal(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A full state for the search: the sampler's deal (strong other hands), redealt up to
     DEAL_TRIES times until it fits the attacks other seats passed up."""
-    from games.engines.dizzy_duo_battle.sampler import sample_state
-
     passed = _passes(view)
     for _ in range(DEAL_TRIES):
         state = sample_state(view, rng, skill=SAMPLE_SKILL)
@@ -422,9 +423,6 @@ def hard_bot(
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    from games.engines.dizzy_duo_battle.engine import ENGINE  # here: the engine imports this module
-    from games.engines.search import flat_pimc
-
     me = view["seat"]
     # The heuristic's choice first: ties and too-short searches fall back on it.
     favourite = hard_heuristic(view, legal, random.Random(rng.random()))
@@ -458,3 +456,7 @@ def _alternatives(view: dict[str, Any], legal: list[dict[str, Any]], favourite: 
     if favourite["type"] == "attack":
         return [hard_heuristic(view, [m for m in legal if m["type"] != "attack"], random.Random(0))]
     return [best_attack_of(view["hand"], attacks)]
+
+
+# The game's bots by level, named by its spec (games/engines/dizzy_duo_battle/__init__.py).
+BOTS: dict[str, Bot] = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

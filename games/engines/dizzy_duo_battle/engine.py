@@ -36,16 +36,27 @@ from games.engines.base import (
     View,
     draw_rng,
     new_rng,
-    random_bot,
 )
-from games.engines.dizzy_duo_battle.bots import hard_bot, normal_bot
-from games.engines.dizzy_duo_battle.phrases import breakdown, card_name, joined, lizzy_summary, the_card
+from games.engines.dizzy_duo_battle.phrases import breakdown, joined, lizzy_summary
+from games.engines.dizzy_duo_battle.rules import (
+    FORCED_ATTACK_TURN,
+    HAND_SIZE,
+    MAX_ROUNDS,
+    TURNS_BEFORE_ATTACK,
+    attack_block,
+    attack_forced,
+    fewest_turns,
+    fight_outcome,
+    forced_main_attack_cards,
+    legal_moves,
+    main_attack_heads,
+    next_in,
+    players_in,
+    seats_from,
+    turns_block,
+)
+from games.engines.dizzy_phrases import card_name, the_card
 from games.engines.words import Msg, _, gettext_noop, logged
-
-HAND_SIZE = 6
-TURNS_BEFORE_ATTACK = 3  # ruling DD-7
-FORCED_ATTACK_TURN = 10  # ruling DD-7: the 10th turn of a round must be an attack
-MAX_ROUNDS = 50  # ruling DD-8
 
 
 def _seat(seat: int) -> str:
@@ -67,29 +78,6 @@ def _copy(state: State) -> State:
     new = _json_copy({key: value for key, value in state.items() if key != "battles"})
     new["battles"] = list(state["battles"])
     return new
-
-
-def _fight(attack_power: int, defence_power: int, attacker: int, defender: int, points: bool) -> dict[str, Any]:
-    """One fight of a battle. The winner gains the loser's power; the loser loses the winner's power (in
-    points mode, ruling DD-9, scores only rise: the loser loses nothing). Equal: nothing (DD-7)."""
-    attacker_change = defender_change = 0
-    winner: int | None = None
-    if attack_power > defence_power:
-        winner = attacker
-        attacker_change = defence_power
-        defender_change = 0 if points else -attack_power
-    elif defence_power > attack_power:
-        winner = defender
-        defender_change = attack_power
-        attacker_change = 0 if points else -defence_power
-    return {
-        "defender": defender,
-        "attacker_power": attack_power,
-        "defender_power": defence_power,
-        "winner": winner,
-        "attacker_change": attacker_change,
-        "defender_change": defender_change,
-    }
 
 
 def _fight_words(fight: dict[str, Any], attacker: int, points: bool) -> Msg:
@@ -198,7 +186,6 @@ class DizzyDuoBattle(Engine):
             help=gettext_noop("Attack by taking a card and discarding a head card instead of turning a blind card."),
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4: a bot plays the late turn
     move_fields = {
         "take": frozenset({"type", "from"}),
@@ -251,98 +238,10 @@ class DizzyDuoBattle(Engine):
         state["history"] = []
         state["turns"] = [0] * players
         state["hands"] = [[] for _ in range(players)]
-        for seat in self._seats_from(state, starter):
+        for seat in seats_from(state, starter):
             state["hands"][seat] = cards.sort_cards(deck.pop() for _ in range(HAND_SIZE))
         state["blind"] = deck
         state["open"] = [state["blind"].pop()]
-
-    # --- small rules helpers -------------------------------------------------------------
-    @staticmethod
-    def _in(state: State) -> list[int]:
-        return [seat for seat in range(state["players"]) if not state["out"][seat]]
-
-    def _seats_from(self, state: State, seat: int) -> list[int]:
-        """Players still in, clockwise, starting with `seat` (when in) — seat order."""
-        players = state["players"]
-        return [s for s in ((seat + k) % players for k in range(players)) if not state["out"][s]]
-
-    def _next_in(self, state: State, seat: int) -> int:
-        players = state["players"]
-        for k in range(1, players + 1):
-            candidate = (seat + k) % players
-            if not state["out"][candidate]:
-                return candidate
-        raise AssertionError("nobody is in")
-
-    @staticmethod
-    def _forced(state: State, seat: int) -> bool:
-        # ruling DD-7: a player whose 10th turn of the round comes with no attack yet must attack.
-        return state["turns"][seat] >= FORCED_ATTACK_TURN - 1
-
-    def _fewest_turns(self, state: State) -> int:
-        # ruling DD-7: the attack gate counts the turns of the players still in.
-        return min((state["turns"][s] for s in self._in(state)), default=0)
-
-    def _turns_block(self, state: State) -> Msg | None:
-        # ruling DD-7: an attack needs every player still in to have taken 3 turns this round.
-        fewest = self._fewest_turns(state)
-        if fewest >= TURNS_BEFORE_ATTACK:
-            return None
-        return _(
-            "You cannot attack yet: every player needs {turns} turns this round (the fewest so far is {fewest}).",
-            turns=TURNS_BEFORE_ATTACK,
-            fewest=fewest,
-        )
-
-    def _attack_block(self, state: State, seat: int) -> Msg | None:
-        """Why `seat` may not attack right now (None: it may), as a player reads it."""
-        if state["phase"] == "over":
-            return _("The game is over.")
-        if state["out"][seat]:
-            return _("You are out of the game.")
-        if seat != state["current"]:
-            return _("You may attack only on your own turn.")
-        main = state["options"]["main_attack"]
-        if state["phase"] == "take":
-            if main:
-                return _("Main attack rule: take a card first, then attack by discarding a head card.")
-            if self._forced(state, seat):
-                return None
-            return self._turns_block(state) or (
-                None
-                if cards.has_two_lizzies(state["hands"][seat])
-                else _("You cannot attack: you need two Lizzies in your hand.")
-            )
-        if not main:
-            return _("You already took a card this turn: discard one.")
-        if self._forced(state, seat):
-            return None
-        blocked = self._turns_block(state)
-        if blocked:
-            return blocked
-        if not self._main_attack_heads(state["hands"][seat]):
-            return _(
-                "You cannot attack: you need a head card to discard that leaves two Lizzies in the six cards you keep."
-            )
-        return None
-
-    @staticmethod
-    def _main_attack_heads(hand: list[str]) -> list[str]:
-        """Ruling DD-9 main attack: the head cards whose discard keeps two valid Lizzies."""
-        heads = []
-        for card in sorted(set(hand)):
-            if cards.part_of(card) == "head":
-                rest = list(hand)
-                rest.remove(card)
-                if cards.has_two_lizzies(rest):
-                    heads.append(card)
-        return heads
-
-    @staticmethod
-    def _forced_main_attack_cards(hand: list[str]) -> list[str]:
-        # Table rule: a forced main attack discards a head card; a hand with no head discards any.
-        heads = sorted({c for c in hand if cards.part_of(c) == "head"})
-        return heads or sorted(set(hand))
 
     # --- the contract --------------------------------------------------------------------
     def to_act(self, state: State) -> list[int]:
@@ -354,27 +253,7 @@ class DizzyDuoBattle(Engine):
         return f"{state['round']}:{len(state['history'])}"
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if state["phase"] == "over" or seat != state["current"]:
-            return []
-        main = state["options"]["main_attack"]
-        hand = state["hands"][seat]
-        forced = self._forced(state, seat)
-        if state["phase"] == "take":
-            if forced and not main:
-                return [{"type": "attack"}]
-            moves: list[Move] = []
-            if state["open"]:
-                moves.append({"type": "take", "from": "open"})
-            moves.append({"type": "take", "from": "blind"})
-            if not main and self._attack_block(state, seat) is None:
-                moves.append({"type": "attack"})
-            return moves
-        if main and forced:
-            return [{"type": "attack", "card": c} for c in self._forced_main_attack_cards(hand)]
-        moves = [{"type": "discard", "card": c} for c in sorted(set(hand), key=cards.card_sort_key)]
-        if main and self._attack_block(state, seat) is None:
-            moves += [{"type": "attack", "card": c} for c in self._main_attack_heads(hand)]
-        return moves
+        return legal_moves(state, seat)
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if state["phase"] == "over":
@@ -420,7 +299,7 @@ class DizzyDuoBattle(Engine):
 
     def _take(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
         source = move.get("from")
-        if self._forced(state, seat) and not state["options"]["main_attack"]:
+        if attack_forced(state, seat) and not state["options"]["main_attack"]:
             raise IllegalMove(_("This is your {turn}th turn this round: you must attack.", turn=FORCED_ATTACK_TURN))
         if source == "open":
             if not state["open"]:
@@ -445,7 +324,7 @@ class DizzyDuoBattle(Engine):
     def _discard(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
         card = move.get("card")
         hand = state["hands"][seat]
-        if self._forced(state, seat) and state["options"]["main_attack"]:
+        if attack_forced(state, seat) and state["options"]["main_attack"]:
             raise IllegalMove(
                 _(
                     "This is your {turn}th turn this round: you must attack by discarding a head card.",
@@ -461,11 +340,11 @@ class DizzyDuoBattle(Engine):
         state["turns"][seat] += 1
         state["taken"] = None
         state["phase"] = "take"
-        state["current"] = self._next_in(state, seat)
+        state["current"] = next_in(state, seat)
         logs.append(logged(gettext_noop("{player} discarded {card}."), player=_seat(seat), card=the_card(card)))
 
     def _attack_by_blind(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
-        blocked = self._attack_block(state, seat)
+        blocked = attack_block(state, seat)
         if blocked:
             raise IllegalMove(blocked)
         if "card" in move:
@@ -484,19 +363,19 @@ class DizzyDuoBattle(Engine):
         self._battle(state, seat, card, "blind", logs)
 
     def _attack_by_head(self, state: State, seat: int, move: Move, logs: list[LogEntry]) -> None:
-        blocked = self._attack_block(state, seat)
+        blocked = attack_block(state, seat)
         if blocked:
             raise IllegalMove(blocked)
         card = move.get("card")
         hand = state["hands"][seat]
         if not isinstance(card, str) or card not in hand:
             raise IllegalMove(_("You do not hold that card."))
-        if self._forced(state, seat):
-            if card not in self._forced_main_attack_cards(hand):
+        if attack_forced(state, seat):
+            if card not in forced_main_attack_cards(hand):
                 raise IllegalMove(_("Main attack rule: attack by discarding a head card."))
         elif cards.part_of(card) != "head":
             raise IllegalMove(_("Main attack rule: attack by discarding a head card."))
-        elif card not in self._main_attack_heads(hand):
+        elif card not in main_attack_heads(hand):
             raise IllegalMove(_("You cannot attack: the six cards you keep need two Lizzies."))
         # ruling DD-9 main attack: the head card is the attack card, discarded face up.
         hand.remove(card)
@@ -511,7 +390,7 @@ class DizzyDuoBattle(Engine):
     def _battle(self, state: State, attacker: int, attack_card: str, attack_kind: str, logs: list[LogEntry]) -> None:
         players = state["players"]
         points = state["scoring"] == "points"
-        fighters = self._seats_from(state, attacker)
+        fighters = seats_from(state, attacker)
         # ruling DD-7: the order of fights does not change the result, so they go in seat order.
         defenders = fighters[1:]
         arrangements: list[dict[str, Any] | None] = [None] * players
@@ -538,7 +417,7 @@ class DizzyDuoBattle(Engine):
         changes = [0] * players
         fights = []
         for defender in defenders:
-            fight = _fight(powers[attacker], powers[defender], attacker, defender, points)
+            fight = fight_outcome(powers[attacker], powers[defender], attacker, defender, points)
             changes[attacker] += fight["attacker_change"]
             changes[defender] += fight["defender_change"]
             fights.append(fight)
@@ -568,13 +447,13 @@ class DizzyDuoBattle(Engine):
         lives = state["lives"]
         if state["scoring"] == "lives":
             # ruling DD-8: a player at 0 or below is out.
-            fallen = [s for s in self._in(state) if lives[s] <= 0]
+            fallen = [s for s in players_in(state) if lives[s] <= 0]
             for seat in fallen:
                 state["out"][seat] = True
             battle["fallen"] = fallen
             if state["options"]["lifeline"] and fallen:
                 # ruling DD-9 lifeline: they return once, with the lowest lives among those still in.
-                still_in = self._in(state)
+                still_in = players_in(state)
                 lowest = min(lives[s] for s in still_in)
                 for seat in fallen:
                     if not state["lifeline_used"][seat]:
@@ -592,7 +471,7 @@ class DizzyDuoBattle(Engine):
             state["taken"] = None
             logs.append(_logged_words(result.reason))
             return
-        self._start_round(state, self._next_in(state, attacker))
+        self._start_round(state, next_in(state, attacker))
         logs.append(
             logged(
                 gettext_noop("Round {round} begins: {player} starts."),
@@ -636,7 +515,7 @@ class DizzyDuoBattle(Engine):
                 )
             most = gettext_noop("{player} has the most points after {rounds} rounds and wins.")
         else:
-            still_in = self._in(state)
+            still_in = players_in(state)
             if len(still_in) == 1:
                 winner = still_in[0]
                 return Result([winner], lives, _("{player} is the last player with lives left.", player=_seat(winner)))
@@ -690,8 +569,8 @@ class DizzyDuoBattle(Engine):
             "forced_attack_turn": FORCED_ATTACK_TURN,
             # ruling DD-7's gate for the round: the fewest turns of a player still in, and whether
             # every player still in has had their 3 turns (attacks are then open to a duo).
-            "fewest_turns": self._fewest_turns(state),
-            "attacks_open": self._turns_block(state) is None,
+            "fewest_turns": fewest_turns(state),
+            "attacks_open": turns_block(state) is None,
             "hand_sizes": [len(hand) for hand in state["hands"]],
             "open_top": state["open"][-1] if state["open"] else None,
             "open_pile": list(state["open"]),  # every card in it was put there face up
@@ -723,20 +602,20 @@ class DizzyDuoBattle(Engine):
     def _hand_view(self, state: State, seat: int, mine: bool) -> dict[str, Any]:
         """A player's own hand, its best arrangement, and what it may do with it now (DD-2, DD-7)."""
         hand = state["hands"][seat]
-        blocked = self._attack_block(state, seat) if not state["out"][seat] else _("You are out of the game.")
+        blocked = attack_block(state, seat) if not state["out"][seat] else _("You are out of the game.")
         part: dict[str, Any] = {
             "hand": list(hand),
             "best": cards.best_arrangement(hand).as_dict() if hand else None,
             "two_lizzies": cards.has_two_lizzies(hand),
             "attack_blocked": blocked,
             "can_attack": blocked is None,
-            "must_attack": mine and self._forced(state, seat),
+            "must_attack": mine and attack_forced(state, seat),
         }
         if mine and state["phase"] == "discard":
             part["discard_choices"] = self._discard_choices(hand)
             if state["options"]["main_attack"] and blocked is None:
-                forced = self._forced(state, seat)
-                part["attack_cards"] = self._forced_main_attack_cards(hand) if forced else self._main_attack_heads(hand)
+                forced = attack_forced(state, seat)
+                part["attack_cards"] = forced_main_attack_cards(hand) if forced else main_attack_heads(hand)
         return part
 
     @staticmethod
@@ -828,7 +707,7 @@ class DizzyDuoBattle(Engine):
                 assert state["options"]["lifeline"] and not points
         if over:
             return
-        still_in = self._in(state)
+        still_in = players_in(state)
         assert len(still_in) >= 2 or points
         current = state["current"]
         assert current in still_in

@@ -1,57 +1,18 @@
-"""Dizzy Lizzy cards, Lizzies and Dizzy Duos in words (issue 19), for the engine's log and the board.
+"""Lizzies and Dizzy Duos in words (issue 19), for the engine's log and the board.
 
-Each phrase is a `Msg` (games/engines/words.py): its English text, as it always read ("the golden red
-dots head"), that keeps its template and values, so a Dutch reader gets Dutch. Dutch bends a colour
-by the part it stands before and by the article ("een rood lijf", "het rode lijf", "de rode kop"), so
-each colour and part has its own template, with the pattern as a value.
+Each phrase is a `Msg` (games/engines/words.py): its English text, as it always read, that keeps its
+template and values, so a Dutch reader gets Dutch. A single card's words are the Dizzy games' shared
+ones (games/engines/dizzy_phrases.py: "the golden red dots head").
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from games.engines import dizzy_cards as cards
-from games.engines.words import Msg, _, gettext_noop
+from games.engines.dizzy_phrases import COLOUR_WORDS, PATTERN_WORDS
+from games.engines.words import Msg, _
 
-COLOUR_WORDS = {"red": _("red"), "blue": _("blue"), "purple": _("purple")}
-PATTERN_WORDS = {"dots": _("dots"), "stripes": _("stripes"), "diamonds": _("diamonds")}
-
-# A card's words under its picture: "red dots head" (the picture says "golden" beside them).
-CARD = {
-    ("red", "head"): gettext_noop("red {pattern} head"),
-    ("red", "body"): gettext_noop("red {pattern} body"),
-    ("red", "tail"): gettext_noop("red {pattern} tail"),
-    ("blue", "head"): gettext_noop("blue {pattern} head"),
-    ("blue", "body"): gettext_noop("blue {pattern} body"),
-    ("blue", "tail"): gettext_noop("blue {pattern} tail"),
-    ("purple", "head"): gettext_noop("purple {pattern} head"),
-    ("purple", "body"): gettext_noop("purple {pattern} body"),
-    ("purple", "tail"): gettext_noop("purple {pattern} tail"),
-}
-# A card in a sentence: "took the red dots head".
-THE_CARD = {
-    ("red", "head"): gettext_noop("the red {pattern} head"),
-    ("red", "body"): gettext_noop("the red {pattern} body"),
-    ("red", "tail"): gettext_noop("the red {pattern} tail"),
-    ("blue", "head"): gettext_noop("the blue {pattern} head"),
-    ("blue", "body"): gettext_noop("the blue {pattern} body"),
-    ("blue", "tail"): gettext_noop("the blue {pattern} tail"),
-    ("purple", "head"): gettext_noop("the purple {pattern} head"),
-    ("purple", "body"): gettext_noop("the purple {pattern} body"),
-    ("purple", "tail"): gettext_noop("the purple {pattern} tail"),
-}
-THE_GOLDEN_CARD = {
-    ("red", "head"): gettext_noop("the golden red {pattern} head"),
-    ("red", "body"): gettext_noop("the golden red {pattern} body"),
-    ("red", "tail"): gettext_noop("the golden red {pattern} tail"),
-    ("blue", "head"): gettext_noop("the golden blue {pattern} head"),
-    ("blue", "body"): gettext_noop("the golden blue {pattern} body"),
-    ("blue", "tail"): gettext_noop("the golden blue {pattern} tail"),
-    ("purple", "head"): gettext_noop("the golden purple {pattern} head"),
-    ("purple", "body"): gettext_noop("the golden purple {pattern} body"),
-    ("purple", "tail"): gettext_noop("the golden purple {pattern} tail"),
-}
 # The bonuses of a Dizzy Duo as games.engines.dizzy_cards names them (ruling DD-4).
 BONUS_WORDS = {
     "identical colours": _("identical colours"),
@@ -62,29 +23,6 @@ BONUS_WORDS = {
     "both patterns different": _("both patterns different"),
     "Special Dizzy Duo": _("Special Dizzy Duo"),
 }
-
-
-# A card's phrases are made once each (the log names a card at every take and discard).
-@cache
-def card_words(name: str) -> Msg:
-    """A card's words without its gold: "red dots head"."""
-    card = cards.parse(name)
-    return _(CARD[card.colour, card.part], pattern=PATTERN_WORDS[card.pattern])
-
-
-@cache
-def card_name(name: str) -> Msg:
-    """A card's words with its gold: "golden red dots head" (dizzy_cards.describe)."""
-    words = card_words(name)
-    return _("golden {card}", card=words) if cards.parse(name).golden else words
-
-
-@cache
-def the_card(name: str) -> Msg:
-    """A card in a sentence: "the golden red dots head"."""
-    card = cards.parse(name)
-    templates = THE_GOLDEN_CARD if card.golden else THE_CARD
-    return _(templates[card.colour, card.part], pattern=PATTERN_WORDS[card.pattern])
 
 
 def lizzy_summary(lizzy: list[str]) -> Msg:

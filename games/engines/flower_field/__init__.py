@@ -28,17 +28,18 @@ Table rules where the rules are silent (also for the rules page):
 - A final (full-field) challenge must, like any challenge, involve the last planting.
 - Naming an empty cell that surely holds no hidden flower is a legal (and false) claim.
 
-See rules.py for the state machine and the view's keys, bots.py for the bots, board.py for the board.
+See engine.py for the state machine and the view's keys, rules.py for the field geometry (cells, flower
+fields, duplicates), bots.py for the bots, board.py for the board, phrases.py for the words for flowers.
 """
 
-from games.engines.flower_field import board
-from games.engines.flower_field.rules import FlowerFieldEngine
+from games.engines.flower_field import board, bots
+from games.engines.flower_field.engine import ENGINE, FlowerFieldEngine
 from games.engines.spec import GameSpec, LiveClock
 
-ENGINE = FlowerFieldEngine()
 # The seed's tournament clock: 2 minutes a turn, 10 minutes of reserve in 30-second periods (ALL-1),
 # and "Players will receive an extra minute if they challenge": a challenge, or giving one up (FF-5:
 # "an announced failure", so a challenge too), adds a minute to the challenger's running turn.
-SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 20, 30, extra_seconds=60, extra_for=("challenge", "give_up")))
+CLOCK = LiveClock(120, 20, 30, extra_seconds=60, extra_for=("challenge", "give_up"))
+SPEC = GameSpec(ENGINE, board.present, CLOCK, bots.BOTS)
 
 __all__ = ["ENGINE", "SPEC", "FlowerFieldEngine"]

@@ -22,8 +22,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engines.flower_field.fields import CELL_INDEX, COLOURS, SIZE
-from games.engines.flower_field.names import (
+from games.engines.flower_field.phrases import (
     COLOUR_NAMES,
     COLOUR_WORDS,
     FLOWER_WORDS,
@@ -32,6 +31,7 @@ from games.engines.flower_field.names import (
     flowers_words,
     joined,
 )
+from games.engines.flower_field.rules import CELL_INDEX, COLOURS, SIZE
 from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
 from games.engines.words import _, ngettext
 

@@ -24,9 +24,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engines.base import Move, View
-from games.engines.base import random_bot as random_bot
-from games.engines.flower_field.fields import (
+from games.engines.base import Bot, Move, View, random_bot
+from games.engines.flower_field.rules import (
     CELL_INDEX,
     CELLS,
     CENTRE,
@@ -591,3 +590,7 @@ def _mixed_bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move
         if len(empty) == 1 and empty[0] not in know.my_hidden:
             options.append(move)
     return rng.choice(options) if options else None
+
+
+# The game's bots by level, named by its spec (games/engines/flower_field/__init__.py).
+BOTS: dict[str, Bot] = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

@@ -22,7 +22,7 @@ import itertools
 import random
 from typing import Any
 
-from games.engines.flower_field.fields import CELL_INDEX, CELLS, CENTRE, COLOURS, fields_equal
+from games.engines.flower_field.rules import CELL_INDEX, CELLS, CENTRE, COLOURS, fields_equal
 
 State = dict[str, Any]
 View = dict[str, Any]

@@ -19,21 +19,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engines.dizzy_cards import PARTS, parse
+from games.engines.dizzy_phrases import COLOUR_WORDS, PATTERN_WORDS, card_name, card_words, the_card
 from games.engines.lizzy_card import FILLS, CardArt, LizzyCard
 from games.engines.lizzy_ghosties.phrases import (
     BURN_LIZZYS,
-    COLOUR_WORDS,
     EVENT_WORDS,
     PART_WORDS,
-    PATTERN_WORDS,
     YOUR,
-    card_name,
-    card_words,
     face_words,
     listed,
     owned_card,
     owner,
-    the_card,
     three,
 )
 from games.engines.lizzy_ghosties.rules import BURN

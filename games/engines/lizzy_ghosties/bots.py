@@ -22,9 +22,12 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.engines.base import Move, View
+from games.engines.base import Bot, Move, View, random_bot
 from games.engines.dizzy_cards import PARTS
+from games.engines.lizzy_ghosties.engine import ENGINE
 from games.engines.lizzy_ghosties.rules import BURN, info_of_tops
+from games.engines.lizzy_ghosties.sampler import sample_state
+from games.engines.search import flat_pimc
 
 WIN = 1000.0  # a move that ends the game in our favour beats everything else
 CARD = 10.0  # one card more for us
@@ -301,11 +304,7 @@ def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float 
     favourite = normal_bot(view, legal, random.Random(rng.random()))
     if len(legal) == 1:
         return favourite
-    from games.engines.lizzy_ghosties.engine import LizzyGhosties  # here: the engine imports this module
-    from games.engines.lizzy_ghosties.sampler import sample_state
-    from games.engines.search import flat_pimc
-
-    engine = LizzyGhosties()
+    engine = ENGINE
     me = view["seat"]
     candidates = [favourite] + [m for m in legal if m != favourite]
     # A move that ends the game in my side's favour needs no search: the end counts cards by the
@@ -325,3 +324,7 @@ def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float 
         margin_z=MARGIN_Z,
     )
     return best
+
+
+# The game's bots by level, named by its spec (games/engines/lizzy_ghosties/__init__.py).
+BOTS: dict[str, Bot] = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

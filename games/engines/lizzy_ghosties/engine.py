@@ -21,7 +21,6 @@ what it always was; each reader sees their own language.
 from __future__ import annotations
 
 import random
-from itertools import permutations
 from typing import Any
 
 from games.engines.base import (
@@ -35,14 +34,11 @@ from games.engines.base import (
     View,
     draw_rng,
     new_rng,
-    random_bot,
 )
 from games.engines.dizzy_cards import DECK, PARTS, part_of, throw_dice
-from games.engines.lizzy_ghosties.bots import hard_bot, normal_bot
 from games.engines.lizzy_ghosties.phrases import (
     BURN_LIZZYS,
     EVENT_WORDS,
-    PART_WORDS,
     a_card,
     face_words,
     listed,
@@ -52,44 +48,38 @@ from games.engines.lizzy_ghosties.phrases import (
 )
 from games.engines.lizzy_ghosties.rules import (
     BURN,
+    GHOST_TURN,
+    LIZZY_TURN,
     MAX_CYCLES,
+    MOVE_FIELDS,
+    OPENING,
+    OVER,
     QUIET_CYCLES,
+    SHOWDOWN,
+    SHOWDOWN_LIZZIES,
     SHOWDOWN_TEAM_TURNS,
+    SKIP,
+    TRANSITION,
     Stacks,
-    can_receive,
     card_count,
+    cards_of,
     cards_per_part,
+    decision_moves,
     event_won_by_card,
     event_won_by_dice,
     info_of,
     info_of_cards,
     info_of_tops,
-    info_with,
+    living_from,
+    living_seats,
+    move_effect,
     parts_held,
+    plain_ints,
+    source_stacks,
     tops,
+    why_illegal,
 )
 from games.engines.words import Msg, _, gettext_noop, logged, stored
-
-OPENING = "opening"
-TRANSITION = "transition"
-SHOWDOWN = "showdown"
-OVER = "over"
-
-LIZZY_TURN = "lizzy"
-GHOST_TURN = "ghost"
-SHOWDOWN_LIZZIES = "showdown_lizzies"
-
-SKIP: Move = {"type": "skip"}
-MOVE_FIELDS = {
-    "skip": {"type"},
-    "steal": {"type", "from", "part"},
-    "burn": {"type", "from", "part"},
-    "give": {"type", "to", "part"},
-    "ghost_steal": {"type", "from", "part"},
-    "ghost_double": {"type", "head", "body", "tail"},
-    "move": {"type", "from", "to", "part"},
-    "take_burn": {"type", "to", "part"},
-}
 
 # Why a game ended; each has its own words in the result.
 END_BURN_EMPTY = "burn_empty"
@@ -156,7 +146,6 @@ class LizzyGhosties(Engine):
             help=gettext_noop("Throw the three Dizzy Dice instead of drawing from the side stack to decide events."),
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "bot"  # ruling ALL-4
     move_fields = {kind: frozenset(fields) for kind, fields in MOVE_FIELDS.items()}
 
@@ -212,7 +201,7 @@ class LizzyGhosties(Engine):
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if state["phase"] == OVER or seat != state["step"]["seat"]:
             return []
-        return _decision_moves(state)
+        return decision_moves(state)
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[LogEntry]]:
         if state["phase"] == OVER:
@@ -221,9 +210,9 @@ class LizzyGhosties(Engine):
             raise IllegalMove(_("It is not your turn to decide."))
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove(_('A move is an object with a "type", such as {example}.', example='{"type": "skip"}'))
-        legal = _decision_moves(state)
-        if move not in legal or not _plain_ints(move):
-            raise IllegalMove(_why_illegal(state, move))
+        legal = decision_moves(state)
+        if move not in legal or not plain_ints(move):
+            raise IllegalMove(why_illegal(state, move))
         move = legal[legal.index(move)]  # the engine's own copy: 2.0 from a form becomes 2
         new = _copy_state(state)
         logs: list[LogEntry] = []
@@ -332,7 +321,7 @@ class LizzyGhosties(Engine):
         loaned: Stacks = {part: [] for part in PARTS}
         taken = []
         for part in PARTS:
-            card = _move_top(state, _source(state, move[part]), loaned, part)
+            card = _move_top(state, source_stacks(state, move[part]), loaned, part)
             taken.append(_owned(card, move[part]))
         state["loaned"] = loaned
         cards = three(taken)
@@ -348,7 +337,7 @@ class LizzyGhosties(Engine):
         """LG-8: a top card from the other team Lizzy or from the Burn Lizzy; a double on the
         receiving Lizzy may earn an extra turn."""
         seat = state["step"]["seat"]
-        card = _move_top(state, _source(state, source), state["lizzies"][to], part)
+        card = _move_top(state, source_stacks(state, source), state["lizzies"][to], part)
         template = gettext_noop("{player} moved {card} onto {other}'s Lizzy.")
         if source == BURN:
             template = gettext_noop("{player} took {card} onto {other}'s Lizzy.")
@@ -389,7 +378,7 @@ class LizzyGhosties(Engine):
             won = event_won_by_card(top_cards, card)
             draw = _("drew {card}: won", card=a_card(card)) if won else _("drew {card}: lost", card=a_card(card))
         if won:
-            targets = _living_from(state, start, exclude=seat)
+            targets = living_from(state, start, exclude=seat)
             then = _("one attempt on each Lizzy") if kind == "ghost" else _("one attempt on each other living Lizzy")
         else:
             targets = []
@@ -493,7 +482,7 @@ class LizzyGhosties(Engine):
         if not turned:
             return False
         state["phase"] = TRANSITION
-        living = len(_living(state))
+        living = len(living_seats(state))
         if living <= 1:
             # ruling LG-9; with four or more players only a ghost double can ghost two Lizzies
             # at once, and then (table rule) the game ends the same way, with no showdown.
@@ -515,7 +504,7 @@ class LizzyGhosties(Engine):
         def clockwise(seats: list[int]) -> list[int]:
             return sorted(seats, key=lambda seat: (seat - acting - 1) % players)
 
-        living = _living(state)
+        living = living_seats(state)
         ghosts = [seat for seat in range(players) if seat not in living]
         state["phase"] = SHOWDOWN
         state["showdown"] = {
@@ -563,7 +552,7 @@ class LizzyGhosties(Engine):
             self._return_loaned(state)
         # Table rule: a player's team is what they are when the game ends (LG-8: "Lizzy stacks
         # vs ghost piles"), so a showdown Lizzy that turns ghost counts with the ghosts.
-        lizzy_team = _living(state)
+        lizzy_team = living_seats(state)
         ghost_team = [seat for seat in range(players) if seat not in lizzy_team]
         if why == END_LAST_LIZZY and len(lizzy_team) == 1:
             last = lizzy_team[0]
@@ -573,7 +562,7 @@ class LizzyGhosties(Engine):
                 state["burn"][part] = []
             template = gettext_noop("{player} is the last Lizzy standing and takes the {count} Burn Lizzy cards.")
             logs.append(logged(template, player=_p(last), count=taken))
-        cards = [_cards_of(state, seat) for seat in range(players)]
+        cards = [cards_of(state, seat) for seat in range(players)]
         lizzy_cards = sum(cards[seat] for seat in lizzy_team)
         ghost_cards = sum(cards[seat] for seat in ghost_team)
         # ruling LG-9: the last Lizzy wins only with more cards than all ghosts together, so
@@ -618,7 +607,7 @@ class LizzyGhosties(Engine):
             if event is not None and event["won"] and not event["targets"]:
                 self._end_event(state, logs)  # every attempt was made
                 continue
-            moves = _decision_moves(state)
+            moves = decision_moves(state)
             if any(move["type"] != "skip" for move in moves):
                 return
             if moves:
@@ -645,13 +634,13 @@ class LizzyGhosties(Engine):
                 "stacks": None if stacks is None else _stacks_view(stacks),
                 "lizzy": None if stacks is None else _lizzy_view(stacks),
                 "pile_size": len(state["piles"][other]),
-                "cards": _cards_of(state, other),
+                "cards": cards_of(state, other),
                 "team": None if teams is None else ("lizzies" if other in teams["lizzies"] else "ghosts"),
             }
             for other, stacks in enumerate(state["lizzies"])
         ]
         legal = [] if seat is None else self.legal_moves(state, seat)
-        effects = [{"move": move, "effect": effect} for move in legal if (effect := _move_effect(state, move))]
+        effects = [{"move": move, "effect": effect} for move in legal if (effect := move_effect(state, move))]
         view: View = {
             "game": self.slug,
             "seat": seat,
@@ -672,7 +661,7 @@ class LizzyGhosties(Engine):
             "showdown": None,
             "pending": None if step is None else _pending_view(state),
             "legal_moves": legal,
-            "move_effects": effects,  # what the viewer's legal moves set off: see _move_effect
+            "move_effects": effects,  # what the viewer's legal moves set off: see move_effect
             "last_draw": None if state["last_draw"] is None else dict(state["last_draw"]),
             "result": None if state["result"] is None else _json_copy(state["result"]),
             "revealed": None,
@@ -782,7 +771,7 @@ class LizzyGhosties(Engine):
         assert sorted(found) == sorted(DECK), "every card must be somewhere exactly once"
         side_size = len(DECK) - 3 * (players * cards_per_part(players) + 1)
         assert len(state["side"]) == side_size, "the side stack never changes size (LG-5)"
-        living = _living(state)
+        living = living_seats(state)
         phase = state["phase"]
         if phase == OVER:
             assert state["step"] is None and state["result"] is not None
@@ -793,7 +782,7 @@ class LizzyGhosties(Engine):
         assert state["turns_taken"] < MAX_CYCLES * players or phase == SHOWDOWN
         step = state["step"]
         seat = step["seat"]
-        assert any(move != SKIP for move in _decision_moves(state)), "the seat to act has a real choice"
+        assert any(move != SKIP for move in decision_moves(state)), "the seat to act has a real choice"
         if phase == SHOWDOWN:
             showdown = state["showdown"]
             assert sorted(showdown["lizzies"]) == living and len(living) == 2, "two Lizzies in the showdown"
@@ -845,30 +834,7 @@ def _end_cause(why: str, lizzy_left: bool) -> Msg:
     return _("One Lizzy is left") if lizzy_left else _("No Lizzy is left")
 
 
-# --- the pending decision's moves -------------------------------------------------------------
-
-
-def _living(state: State) -> list[int]:
-    return [seat for seat, stacks in enumerate(state["lizzies"]) if stacks is not None]
-
-
-def _living_from(state: State, start: int, exclude: int) -> list[int]:
-    """Living Lizzies clockwise beginning at `start`, without `exclude`."""
-    players = state["players"]
-    seats = ((start + offset) % players for offset in range(players))
-    return [seat for seat in seats if seat != exclude and state["lizzies"][seat] is not None]
-
-
-def _cards_of(state: State, seat: int) -> int:
-    stacks = state["lizzies"][seat]
-    return len(state["piles"][seat]) + (0 if stacks is None else card_count(stacks))
-
-
-def _source(state: State, source: int | str) -> Stacks:
-    """A card source: a Lizzy's seat, or BURN for the Burn Lizzy (LG-8)."""
-    return state["burn"] if source == BURN else state["lizzies"][source]
-
-
+# --- moving cards ---------------------------------------------------------------------------------
 def _owned(card: str, source: int | str) -> Msg:
     """A card with whose it was: "{p2}'s red dots head", "the Burn Lizzy's red dots head"."""
     return owned_card(card, BURN_LIZZYS if source == BURN else owner(_p(source)))
@@ -879,127 +845,6 @@ def _move_top(state: State, source: Stacks, target: Stacks, part: str) -> str:
     target[part].append(card)
     state["cycle_moved"] = True
     return card
-
-
-def _grabs(state: State, victims: list[int], receiver: Stacks, kind: str) -> list[Move]:
-    """Top cards of the victims that the receiving Lizzy may take (LG-3)."""
-    receiver_tops = tops(receiver)
-    moves = []
-    for victim in victims:
-        stacks = state["lizzies"][victim]
-        for part in PARTS:
-            if stacks[part] and can_receive(receiver_tops, stacks[part][-1]):
-                moves.append({"type": kind, "from": victim, "part": part})
-    return moves
-
-
-def _decision_moves(state: State) -> list[Move]:
-    """Every legal move of the seat to act (skip included where it is allowed)."""
-    step = state["step"]
-    seat = step["seat"]
-    event = step["event"]
-    lizzies = state["lizzies"]
-    if event is not None:
-        if event["won"]:
-            victims = event["targets"][:1]
-        else:
-            victims = _living_from(state, seat + 1, exclude=seat)  # one card of choice
-        if event["kind"] == "burn":
-            receiver, kind = state["burn"], "burn"
-        elif event["kind"] == "ghost":
-            receiver, kind = state["loaned"], "steal"
-        else:
-            receiver, kind = lizzies[seat], "steal"
-        return _grabs(state, victims, receiver, kind) + [dict(SKIP)]
-    if step["kind"] == LIZZY_TURN:
-        opponent = step["opponent"]
-        moves = _grabs(state, [opponent], lizzies[seat], "steal")
-        opponent_tops = tops(lizzies[opponent])
-        for part in PARTS:
-            own = lizzies[seat][part]
-            if own and can_receive(opponent_tops, own[-1]):
-                moves.append({"type": "give", "to": opponent, "part": part})
-        return moves + [dict(SKIP)]
-    if step["kind"] == GHOST_TURN:
-        living = _living_from(state, seat + 1, exclude=seat)
-        moves = _ghost_doubles(state, living)
-        for victim in living:
-            for part in PARTS:
-                if lizzies[victim][part]:
-                    moves.append({"type": "ghost_steal", "from": victim, "part": part})
-        return moves
-    # Team Lizzies in the showdown (LG-8): move a top card between the two, or take a Burn top.
-    pair = state["showdown"]["lizzies"]
-    moves = []
-    for receiver in pair:
-        receiver_tops = tops(lizzies[receiver])
-        giver = pair[1] if receiver == pair[0] else pair[0]
-        for part in PARTS:
-            if lizzies[giver][part] and can_receive(receiver_tops, lizzies[giver][part][-1]):
-                moves.append({"type": "move", "from": giver, "to": receiver, "part": part})
-        for part in PARTS:
-            if state["burn"][part] and can_receive(receiver_tops, state["burn"][part][-1]):
-                moves.append({"type": "take_burn", "to": receiver, "part": part})
-    return moves
-
-
-def _ghost_doubles(state: State, living: list[int]) -> list[Move]:
-    """LG-7: one top card from each of three different living Lizzies forming a double; in the
-    showdown (LG-8) one from each of the two Lizzies and one from the Burn Lizzy."""
-    if state["phase"] == SHOWDOWN:
-        sources: list[Any] = living + [BURN]
-    elif len(living) >= 3:
-        sources = living
-    else:
-        return []  # LG-7: with fewer than three living Lizzies only the single steal exists
-
-    def top(source: Any, part: str) -> str | None:
-        stacks = _source(state, source)
-        return stacks[part][-1] if stacks[part] else None
-
-    moves = []
-    for head, body, tail in permutations(sources, 3):
-        cards = (top(head, "head"), top(body, "body"), top(tail, "tail"))
-        if None not in cards and info_of_cards(*cards).double:
-            moves.append({"type": "ghost_double", "head": head, "body": body, "tail": tail})
-    return moves
-
-
-def _move_effect(state: State, move: Move) -> str:
-    """What a legal move sets off besides moving its card, for the board to say: "event" when it leaves
-    a double on the Lizzy that receives the card (LG-5, LG-7; a ghost double always does), "extra_turn"
-    when a showdown move makes a new double (LG-8, never two extra turns in a row), "turn_ends" for a
-    ghost's single steal (LG-7), "" otherwise (skips and gives set off nothing)."""
-    kind = move["type"]
-    if kind in ("ghost_steal", "ghost_double"):
-        return "turn_ends" if kind == "ghost_steal" else "event"
-    if kind in ("skip", "give"):
-        return ""
-    if kind in ("move", "take_burn"):
-        if state["showdown"]["extra_turn"]:
-            return ""
-        receiver, effect = state["lizzies"][move["to"]], "extra_turn"
-    else:
-        receiver, effect = _receiver(state), "event"
-    card = _source(state, move.get("from", BURN))[move["part"]][-1]
-    found = info_with(tops(receiver), card)
-    return effect if found is not None and found.double else ""
-
-
-def _receiver(state: State) -> Stacks:
-    """The Lizzy a steal or a burn puts its card on: the Burn Lizzy, a loaned Lizzy or one's own."""
-    step = state["step"]
-    event = step["event"]
-    if event is not None and event["kind"] == "burn":
-        return state["burn"]
-    if event is not None and event["kind"] == "ghost":
-        return state["loaned"]
-    return state["lizzies"][step["seat"]]
-
-
-def _plain_ints(move: Move) -> bool:
-    """Seats must be ints, not bools (True == 1 in Python, which would slip through `in`)."""
-    return not any(isinstance(value, bool) for value in move.values())
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -1023,7 +868,7 @@ def _teams(state: State) -> dict[str, list[int]] | None:
         return {"lizzies": list(state["showdown"]["lizzies"]), "ghosts": list(state["showdown"]["ghosts"])}
     if state["phase"] == TRANSITION:
         # Before the showdown the sides are simply the living Lizzies and the ghosts.
-        living = _living(state)
+        living = living_seats(state)
         return {"lizzies": living, "ghosts": [other for other in range(state["players"]) if other not in living]}
     return None
 
@@ -1099,81 +944,5 @@ def _event_prompt(seat: int, event: dict[str, Any]) -> Msg:
     return _("{player} may steal one of {other}'s top cards, or skip.", player=_p(seat), other=target)
 
 
-# --- why a move is refused -----------------------------------------------------------------------
-
-
-def _why_illegal(state: State, move: Move) -> Msg:
-    step = state["step"]
-    seat = step["seat"]
-    event = step["event"]
-    kind = move["type"]
-    if event is not None:
-        allowed = {"burn" if event["kind"] == "burn" else "steal", "skip"}
-        doing = _("an event: take the event's card or skip")
-    elif step["kind"] == LIZZY_TURN:
-        allowed = {"steal", "give", "skip"}
-        doing = _("passing another Lizzy: steal from it, give to it or skip it")
-    elif step["kind"] == GHOST_TURN:
-        allowed = {"ghost_steal", "ghost_double"}
-        doing = _("a ghost's turn: steal one card or grab a double")
-    else:
-        allowed = {"move", "take_burn"}
-        doing = _("the showdown: move a card between your team's Lizzies or take a Burn Lizzy card")
-    if kind not in allowed:
-        return _("You cannot {kind} now: you are in {doing}.", kind=kind, doing=doing)
-    if set(move) != MOVE_FIELDS[kind]:
-        return _(
-            "A {kind} move has exactly the fields {fields}.", kind=kind, fields=", ".join(sorted(MOVE_FIELDS[kind]))
-        )
-    if kind == "ghost_double":
-        return _why_ghost_double_illegal(state, move)
-    part = move.get("part")
-    if part not in PARTS:
-        return _("Name a part: head, body or tail.")
-    other = move.get("to" if kind in ("give", "take_burn") else "from")
-    if not isinstance(other, int) or isinstance(other, bool) or not 0 <= other < state["players"]:
-        return _("There is no such player.")
-    if state["lizzies"][other] is None:
-        return _("That player is a ghost: only living Lizzies hold cards.")
-    if kind == "move" and (move.get("to") not in state["showdown"]["lizzies"] or move.get("to") == other):
-        return _("Cards move only from one Lizzy of your team to the other.")
-    if other == seat and kind in ("steal", "burn", "give", "ghost_steal"):
-        return _("You cannot take from or give to your own Lizzy.")
-    if event is None and step["kind"] == LIZZY_TURN and other != step["opponent"]:
-        return _("You can only steal from or give to the Lizzy you are passing now.")
-    if event is not None and event["won"] and event["targets"] and other != event["targets"][0]:
-        return _("This attempt is on another Lizzy: take one of its cards or skip.")
-    if kind == "take_burn":
-        source = state["burn"]
-    else:
-        source = state["lizzies"][seat if kind == "give" else other]
-    if not source[part]:
-        return _("There is no {part} card to take there.", part=PART_WORDS[part])
-    if kind == "burn":
-        return _("The Burn Lizzy would not be valid with that card on top.")
-    if kind in ("give", "move", "take_burn"):
-        return _("The receiving Lizzy would not be valid with that card on top.")
-    if step["kind"] == GHOST_TURN:
-        return _("The loaned Lizzy would not be valid with that card on top.")
-    return _("Your Lizzy would not be valid with that card on top.")
-
-
-def _why_ghost_double_illegal(state: State, move: Move) -> Msg:
-    sources = [move.get(part) for part in PARTS]
-    showdown = state["phase"] == SHOWDOWN
-    living = _living(state)
-    if not showdown and len(living) < 3:
-        return _("A double needs three living Lizzies; with fewer you can only steal one card.")
-    allowed = living + ([BURN] if showdown else [])
-    if any(isinstance(source, bool) or source not in allowed for source in sources):
-        return (
-            _("Take each card from a living Lizzy or the Burn Lizzy.")
-            if showdown
-            else _("Take each card from a living Lizzy.")
-        )
-    if len(set(sources)) != 3:
-        return _("Take the head, the body and the tail from three different places.")
-    for part, source in zip(PARTS, sources):
-        if not _source(state, source)[part]:
-            return _("There is no {part} card to take there.", part=PART_WORDS[part])
-    return _("Those three cards do not form a double.")
+# The one engine of the game; the spec (__init__.py), the bots and the site use this instance.
+ENGINE = LizzyGhosties()

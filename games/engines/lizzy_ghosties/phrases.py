@@ -5,57 +5,21 @@ Each phrase is a `Msg` (games/engines/words.py): the English text it always was 
 as dizzy_cards.describe says a card) that keeps its template and values, so a Dutch reader gets Dutch.
 Dutch bends a colour by the part it stands before and by the article ("een rood lijf", "het rode lijf",
 "de rode kop"), so every colour and part has a template of its own in each form, the pattern a value.
-The templates under a card's picture and with "the" are the ones Dizzy Duo Battle uses: one card reads
-the same in both games.
+A card's words under its picture and with "the" are the Dizzy games' shared ones
+(games/engines/dizzy_phrases.py): one card reads the same in both games.
 """
 
 from __future__ import annotations
 
 from games.engines.dizzy_cards import parse
+from games.engines.dizzy_phrases import COLOUR_WORDS, PATTERN_WORDS
 from games.engines.words import Msg, _, gettext_noop
 
 PART_WORDS = {"head": _("head"), "body": _("body"), "tail": _("tail")}
-COLOUR_WORDS = {"red": _("red"), "blue": _("blue"), "purple": _("purple")}
-PATTERN_WORDS = {"dots": _("dots"), "stripes": _("stripes"), "diamonds": _("diamonds")}
 BURN_LIZZYS = _("the Burn Lizzy's")  # an owner: "the Burn Lizzy's red dots head"
 YOUR = _("your")  # an owner: "your red dots head"
 EVENT_WORDS = {"steal": _("steal event"), "burn": _("burn event"), "ghost": _("ghost event")}
 
-# A card's words under its picture (the picture says "golden" itself): "red dots head".
-CARD = {
-    ("red", "head"): gettext_noop("red {pattern} head"),
-    ("red", "body"): gettext_noop("red {pattern} body"),
-    ("red", "tail"): gettext_noop("red {pattern} tail"),
-    ("blue", "head"): gettext_noop("blue {pattern} head"),
-    ("blue", "body"): gettext_noop("blue {pattern} body"),
-    ("blue", "tail"): gettext_noop("blue {pattern} tail"),
-    ("purple", "head"): gettext_noop("purple {pattern} head"),
-    ("purple", "body"): gettext_noop("purple {pattern} body"),
-    ("purple", "tail"): gettext_noop("purple {pattern} tail"),
-}
-# A card in a sentence: "drew the red dots head".
-THE_CARD = {
-    ("red", "head"): gettext_noop("the red {pattern} head"),
-    ("red", "body"): gettext_noop("the red {pattern} body"),
-    ("red", "tail"): gettext_noop("the red {pattern} tail"),
-    ("blue", "head"): gettext_noop("the blue {pattern} head"),
-    ("blue", "body"): gettext_noop("the blue {pattern} body"),
-    ("blue", "tail"): gettext_noop("the blue {pattern} tail"),
-    ("purple", "head"): gettext_noop("the purple {pattern} head"),
-    ("purple", "body"): gettext_noop("the purple {pattern} body"),
-    ("purple", "tail"): gettext_noop("the purple {pattern} tail"),
-}
-THE_GOLDEN_CARD = {
-    ("red", "head"): gettext_noop("the golden red {pattern} head"),
-    ("red", "body"): gettext_noop("the golden red {pattern} body"),
-    ("red", "tail"): gettext_noop("the golden red {pattern} tail"),
-    ("blue", "head"): gettext_noop("the golden blue {pattern} head"),
-    ("blue", "body"): gettext_noop("the golden blue {pattern} body"),
-    ("blue", "tail"): gettext_noop("the golden blue {pattern} tail"),
-    ("purple", "head"): gettext_noop("the golden purple {pattern} head"),
-    ("purple", "body"): gettext_noop("the golden purple {pattern} body"),
-    ("purple", "tail"): gettext_noop("the golden purple {pattern} tail"),
-}
 # "gave Ben a red dots head".
 A_CARD = {
     ("red", "head"): gettext_noop("a red {pattern} head"),
@@ -107,25 +71,6 @@ OWNED_GOLDEN_CARD = {
 def owner(seat: int | str) -> Msg:
     """Whose card: "{player}'s", the player a seat placeholder ("{p2}") or a name."""
     return _("{player}'s", player=seat)
-
-
-def card_words(card: str) -> Msg:
-    """A card's words under its picture, without its gold: "red dots head"."""
-    found = parse(card)
-    return _(CARD[found.colour, found.part], pattern=PATTERN_WORDS[found.pattern])
-
-
-def card_name(card: str) -> Msg:
-    """A card with its gold, standing alone: "golden red dots head" (dizzy_cards.describe)."""
-    words = card_words(card)
-    return _("golden {card}", card=words) if parse(card).golden else words
-
-
-def the_card(card: str) -> Msg:
-    """ "the golden red dots head"."""
-    found = parse(card)
-    templates = THE_GOLDEN_CARD if found.golden else THE_CARD
-    return _(templates[found.colour, found.part], pattern=PATTERN_WORDS[found.pattern])
 
 
 def a_card(card: str) -> Msg:

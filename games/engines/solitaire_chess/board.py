@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.engines.solitaire_chess.phrases import RANK_WORDS
 from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
 from games.engines.words import Msg, _, ngettext
 
@@ -18,7 +19,6 @@ SUITS = {
     "D": ("♦", _("diamonds"), "red"),
     "C": ("♣", _("clubs"), "black"),
 }
-RANK_WORDS = {"A": _("ace"), "J": _("jack"), "Q": _("queen"), "K": _("king")}
 # The rule sets' names as the engine gives them, marked for translation.
 RULESET_WORDS = {"Death Match": _("Death Match"), "Final Match": _("Final Match")}
 OUT_WORDS = {"no_moves": _("out: no legal move left"), "timeout": _("out: ran out of time")}

@@ -15,8 +15,11 @@ import math
 import random
 from typing import Any
 
-from games.engines.base import Move, View
+from games.engines.base import Bot, Move, View, random_bot
+from games.engines.search import Deadline
 from games.engines.solitaire_chess import rules
+from games.engines.solitaire_chess.engine import ENGINE
+from games.engines.solitaire_chess.sampler import state_from_view
 
 SKIP_COST = 2.0  # per rank of the suit jumped over
 CARD_GAIN = 20.0
@@ -122,40 +125,6 @@ class _Timeout(Exception):
     """The budget ran out in the middle of a search depth."""
 
 
-def state_from_view(view: View) -> dict[str, Any]:
-    """The full state a view shows (no hidden information); a dummy generator, unused in play.
-
-    A piece's entry turn is only known as "just entered or not" (ruling SC-5 cares for no more)."""
-    turn_number = view["turn_number"]
-    pieces = {}
-    for square, piece in view["pieces"].items():
-        entered = None
-        if piece["area"] == rules.PLAY:
-            entered = turn_number - 1 if piece["just_entered"] else turn_number - 2
-        pieces[square] = {"owner": piece["owner"], "entered": entered}
-    players = view["players"]
-    return {
-        "ruleset": view["ruleset"],
-        "advantage": view["advantage"],
-        "first": view["first"],
-        "phase": view["phase"],
-        "turn": view["turn"],
-        "turn_number": turn_number,
-        "cards": dict(view["cards"]),
-        "pieces": pieces,
-        "in_hand": [p["pieces_to_place"] for p in players],
-        "stacks": [{suit: list(cards) for suit, cards in p["stacks"].items()} for p in players],
-        "captures": [p["captures"] for p in players],
-        "pieces_lost": [p["pieces_lost"] for p in players],
-        "out": [p["out"] for p in players],
-        "out_reason": [p["out_reason"] for p in players],
-        "out_order": list(view["out_order"]),
-        "lost_on_time": view["lost_on_time"],
-        "last_move": dict(view["last_move"]) if view["last_move"] else None,
-        "rng": {"seed": "0", "draws": 0},
-    }
-
-
 class _Cards:
     """Rank and suit per play square, looked up once per move decision (the cards never move)."""
 
@@ -252,10 +221,7 @@ def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float 
     setup squares (the search cannot see that far)."""
     if len(legal) == 1 or view["phase"] != "play":
         return normal_bot(view, legal, rng)
-    from games.engines.search import Deadline  # the shared helper (plain Python)
-    from games.engines.solitaire_chess.engine import SolitaireChess  # here: the engine imports this module
-
-    engine = SolitaireChess()
+    engine = ENGINE
     deadline = Deadline(HARD_BUDGET_S if budget_s is None else budget_s)
     state = state_from_view(view)
     info = _Cards(state["cards"])
@@ -282,3 +248,7 @@ def hard_bot(view: View, legal: list[Move], rng: random.Random, budget_s: float 
         if abs(scored[0][0]) >= WIN / 2:
             break  # a forced result: deeper search cannot change it
     return best_move
+
+
+# The game's bots by level, named by its spec (games/engines/solitaire_chess/__init__.py).
+BOTS: dict[str, Bot] = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}

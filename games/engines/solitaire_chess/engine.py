@@ -15,10 +15,9 @@ from games.engines.base import (
     View,
     draw_rng,
     new_rng,
-    random_bot,
 )
 from games.engines.solitaire_chess import rules
-from games.engines.solitaire_chess.bots import hard_bot, normal_bot
+from games.engines.solitaire_chess.phrases import the_card
 from games.engines.solitaire_chess.rules import GREY, KIND, PLAY
 from games.engines.words import _, gettext_noop, logged
 
@@ -36,8 +35,6 @@ TIMEOUT = "timeout"
 
 
 # The words of a card in a log text, marked for translation (the rank and suit names of rules.py).
-RANK_WORDS = {"A": _("ace"), "J": _("jack"), "Q": _("queen"), "K": _("king")}
-SUIT_WORDS = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
 
 
 def _p(seat: int) -> str:
@@ -89,7 +86,6 @@ class SolitaireChess(Engine):
             ),
         ),
     )
-    bots = {"random": random_bot, "normal": normal_bot, "hard": hard_bot}
     timeout_policy = "engine"
     move_fields = {
         "order": frozenset({"type", "first"}),
@@ -296,7 +292,7 @@ class SolitaireChess(Engine):
         if victim is None:
             card = state["cards"][target]
             state["stacks"][seat][rules.suit_of(card)].append(card)
-            took = _("the {rank} of {suit}", rank=RANK_WORDS.get(card[:-1], card[:-1]), suit=SUIT_WORDS[card[-1]])
+            took = the_card(card)
             template = gettext_noop("{player} moved from {origin} to {target} and took {card}.")
             if removed:
                 template = gettext_noop(
@@ -583,3 +579,7 @@ class SolitaireChess(Engine):
                 assert self.legal_moves(state, state["turn"]), "the player to act has a legal move"
         if state["phase"] in (SETUP, PLAYING):
             assert state["first"] in (0, 1)
+
+
+# The one engine of the game; the spec (__init__.py), the bots and the site use this instance.
+ENGINE = SolitaireChess()

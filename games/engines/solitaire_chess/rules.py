@@ -20,18 +20,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engines.words import _, gettext_noop
+from games.engines.solitaire_chess.phrases import SUIT_SINGULAR
+from games.engines.words import _
 
 COLUMNS = "abcdefghij"
 ROWS = range(9)
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_SINGULAR = {
-    "C": gettext_noop("club"),
-    "D": gettext_noop("diamond"),
-    "H": gettext_noop("heart"),
-    "S": gettext_noop("spade"),
-}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_VALUE = {rank: value for value, rank in enumerate(RANKS, start=1)}
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}

@@ -93,7 +93,7 @@ def dutch_catalogues() -> list[Path]:
 
 
 NEW_CATALOGUE_HEADER = """# A game's Dutch words (issue 19). Update with `manage.py messages`; no empty, no fuzzy entry
-# (tests/test_i18n.py checks), and commit django.mo with it.
+# (tests/site/test_i18n.py checks), and commit django.mo with it.
 #
 msgid ""
 msgstr ""

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engines.base import BadOptions
 from games.engines.playout import play
-from games.engines.registry import available_engines
+from games.engines.registry import available_engines, get_bots
 
 
 class Command(BaseCommand):
@@ -40,9 +40,10 @@ class Command(BaseCommand):
         except BadOptions as error:
             raise CommandError(str(error)) from None
         levels = opts["bot"]
+        bots = get_bots(engine.slug)
         for level in levels:
-            if level not in engine.bots:
-                raise CommandError(f"{engine.name} has no bot {level!r}; bots: {', '.join(engine.bots)}")
+            if level not in bots:
+                raise CommandError(f"{engine.name} has no bot {level!r}; bots: {', '.join(bots)}")
         if len(levels) > players:
             raise CommandError(f"{len(levels)} bots for {players} seats")
 

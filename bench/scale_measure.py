@@ -1,0 +1,273 @@
+"""The measurement of bench/scale.py: each built database through gunicorn with production settings.
+
+For each database: a helper process (this file run as a script, with the database's DATABASE_URL)
+signs in the heavy player and the admin, issues API tokens and finds the pages' ids; gunicorn serves
+the site (bench/web.py's start_gunicorn, bench_env: DEBUG=false, Redis cache when it answers); each
+page is requested `requests` times in turn after warm-ups, one at a time, and timed at the client; the
+helper then times the minute sweep's tasks in-process; the table sizes come from pg_total_relation_size.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+HEAVY_NAME = "heavy"
+PAGE_GAME = "doubting-flower-field"
+WARMUP = 3
+SWEEP_RUNS = 20
+TARGET_RATIO = 1.5
+TARGET_P95_MS = 50.0
+
+
+def pages(facts: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(label, path, who): who is "heavy" (session), "admin" (session) or "api1"/"api2" (token)."""
+    found = [
+        ("dashboard", "/", "heavy"),
+        ("profile", f"/players/{HEAVY_NAME}/", "heavy"),
+        ("inbox", "/inbox/", "heavy"),
+        ("inbox deep page", f"/inbox/?before={facts['inbox_deep']}", "heavy"),
+        ("lobby (new match)", "/matches/new/", "heavy"),
+        ("running board", f"/matches/{facts['running']}/", "heavy"),
+        ("finished replay", f"/matches/{facts['finished']}/replay/", "heavy"),
+        ("move history", f"/matches/{facts['finished']}/history/", "heavy"),
+        ("admin changelist", "/admin/games/match/", "admin"),
+        ("admin search", f"/admin/games/match/?q={HEAVY_NAME}", "admin"),
+        ("api matches", "/api/v1/matches", "api1"),
+        ("api deepest page", f"/api/v1/matches?before={facts['api_deep']}", "api2"),
+    ]
+    for game in facts["games"]:
+        found.append((f"leaderboard {game}", f"/leaderboards/{game}/", "heavy"))
+    return found
+
+
+def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, float, int]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    body = response.read()
+    seconds = time.perf_counter() - started
+    conn.close()
+    return response.status, seconds, len(body)
+
+
+def headers_for(facts: dict[str, Any]) -> dict[str, dict[str, str]]:
+    auth = {
+        "heavy": {"Cookie": f"sessionid={facts['heavy_session']}"},
+        "admin": {"Cookie": f"sessionid={facts['admin_session']}"},
+        "api1": {"Authorization": f"Bearer {facts['token1']}"},
+        "api2": {"Authorization": f"Bearer {facts['token2']}"},
+    }
+    return {who: {"Host": "127.0.0.1", "Accept-Encoding": "gzip", **extra} for who, extra in auth.items()}
+
+
+def measure_pages(sites: dict[str, dict[str, Any]], requests: int) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each page on every database in turn, request by request: the machine's load (shared with
+    other work) falls on both alike, so the ratio full/small stays meaningful."""
+    results: dict[str, dict[str, dict[str, Any]]] = {label: {} for label in sites}
+    plans = {label: pages(site["facts"]) for label, site in sites.items()}
+    for index, (page, _, _) in enumerate(next(iter(plans.values()))):
+        times: dict[str, list[float]] = {label: [] for label in sites}
+        statuses: dict[str, set[int]] = {label: set() for label in sites}
+        for round_ in range(WARMUP + requests):
+            for label, site in sites.items():
+                _, path, who = plans[label][index]
+                status, seconds, _size = get(site["port"], path, site["headers"][who])
+                if round_ >= WARMUP:
+                    statuses[label].add(status)
+                    times[label].append(seconds * 1000)
+        line = []
+        for label in sites:
+            _, path, _ = plans[label][index]
+            results[label][page] = {"path": path, "statuses": sorted(statuses[label]), **percentiles(times[label])}
+            figures = results[label][page]
+            line.append(f"{label} {figures['p50']:7.1f} {figures['p95']:7.1f} {sorted(statuses[label])}")
+        print(f"    {page:36} " + " | ".join(line), flush=True)
+    return results
+
+
+def percentiles(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"p50": statistics.median(ordered), "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]}
+
+
+def helper(env: dict[str, str], command: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, command], cwd=REPO, env=env, check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def table_sizes(url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 2 DESC LIMIT 12"
+        ).fetchall()
+        total = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+    return {"(database)": total, **dict(rows)}
+
+
+def start_site(name: str) -> dict[str, Any]:
+    from bench.scale import db_url
+    from bench.web import bench_env, free_port, start_gunicorn
+
+    var_dir = Path(tempfile.mkdtemp(prefix="dizzy-scale-"))
+    env = bench_env(var_dir)
+    env["DATABASE_URL"] = db_url(name)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=REPO, env=env, check=True)
+    facts = helper(env, "prepare")
+    port = free_port()
+    process = start_gunicorn(env, port, 2, var_dir / "gunicorn.log")
+    return {"name": name, "env": env, "facts": facts, "port": port, "process": process, "headers": headers_for(facts)}
+
+
+def measure_all(names: dict[str, str], requests: int, builds: dict[str, Any]) -> dict[str, Any]:
+    from bench.scale import db_url
+    from bench.web import stop_gunicorn
+
+    sites: dict[str, dict[str, Any]] = {}
+    try:
+        for label, name in names.items():
+            sites[label] = start_site(name)
+        print(f"  page p50/p95 in ms over {requests} requests each, databases in turn", flush=True)
+        page_figures = measure_pages(sites, requests)
+    finally:
+        for site in sites.values():
+            stop_gunicorn(site["process"])
+    measured = {}
+    for label, site in sites.items():
+        sweep = helper(site["env"], "sweep")
+        for task, figures in sweep.items():
+            print(f"    {label} {task:36} {figures['p50']:8.1f} {figures['p95']:8.1f} ms", flush=True)
+        measured[label] = {"pages": page_figures[label], "sweep": sweep, "sizes": table_sizes(db_url(site["name"]))}
+    print_table(measured)
+    print(json.dumps({"scale": measured, "builds": builds}, default=str))
+    return measured
+
+
+def print_table(measured: dict[str, Any]) -> None:
+    small, full = measured.get("small"), measured["full"]
+    print("\n| what | small p50 | small p95 | full p50 | full p95 | ratio p95 | ok |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for kind in ("pages", "sweep"):
+        for label, figures in full[kind].items():
+            base = small[kind][label] if small else None
+            ratio = figures["p95"] / base["p95"] if base else float("nan")
+            ok = figures["p95"] < TARGET_P95_MS if kind == "pages" else True
+            ok = ok and (base is None or ratio <= TARGET_RATIO)
+            cells = [f"{base['p50']:.1f}", f"{base['p95']:.1f}"] if base else ["", ""]
+            row = [
+                label,
+                *cells,
+                f"{figures['p50']:.1f}",
+                f"{figures['p95']:.1f}",
+                f"{ratio:.2f}",
+                "yes" if ok else "NO",
+            ]
+            print("| " + " | ".join(row) + " |")
+    print("\n| table | small MB | full MB |")
+    print("|---|---:|---:|")
+    for table, size in full["sizes"].items():
+        base = small["sizes"].get(table, 0) if small else 0
+        print(f"| {table} | {base / 2**20:.1f} | {size / 2**20:.1f} |")
+
+
+# --- the helper process (Django on the measured database) --------------------------------------
+
+
+def prepare() -> dict[str, Any]:
+    from django.db.models import Case, When
+    from django.test import Client
+
+    from accounts.models import User
+    from api.models import ApiToken
+    from games.engines.registry import GAMES
+    from games.models import Match, Seat
+    from notifications.models import Notification
+
+    heavy = User.objects.get(username=HEAVY_NAME)
+    admin = User.objects.get(username="admin")
+    sessions = {}
+    for label, user in (("heavy_session", heavy), ("admin_session", admin)):
+        client = Client()
+        client.force_login(user)
+        sessions[label] = client.cookies["sessionid"].value
+    ApiToken.objects.filter(user=heavy).delete()
+    tokens = {f"token{n}": ApiToken.issue(heavy, f"scale {n}")[1] for n in (1, 2)}
+    # The same game's board and replay on both databases (PAGE_GAME when the heavy player has one):
+    # the ratio compares like with like.
+    seats = Seat.objects.filter(user=heavy).order_by(Case(When(match__game=PAGE_GAME, then=0), default=1), "-match_id")
+    running = seats.filter(match__status=Match.Status.ACTIVE).first().match_id
+    finished_ids = seats.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
+    with_moves = Match.objects.filter(pk__in=finished_ids, moves__number=1)
+    finished = with_moves.order_by(Case(When(game=PAGE_GAME, then=0), default=1), "-id").first().pk
+    oldest = seats.order_by("match_id").values_list("match_id", flat=True)[:2]
+    inbox = Notification.objects.filter(recipient=heavy).order_by("id").values_list("id", flat=True)[:2]
+    return {
+        **sessions,
+        **tokens,
+        "running": running,
+        "finished": finished,
+        "api_deep": oldest[len(oldest) - 1] + 1 if oldest else 1,
+        "inbox_deep": inbox[len(inbox) - 1] + 1 if inbox else 1,
+        "games": list(GAMES),
+    }
+
+
+def sweep() -> dict[str, Any]:
+    """The periodic tasks of the beat schedule that run every minute or few (and the daily digest),
+    timed in-process on this database; the queued follow-ups go to the in-memory broker."""
+    from games import tasks as game_tasks
+    from notifications import tasks as notification_tasks
+    from push import tasks as push_tasks
+
+    tasks = {
+        "sweep_deadlines": game_tasks.sweep_deadlines,
+        "send_reminders": game_tasks.send_reminders,
+        "end_used_up_vacations": game_tasks.end_used_up_vacations,
+        "resend_waiting_notifications": notification_tasks.resend_waiting_notifications,
+        "resend_waiting_pushes": push_tasks.resend_waiting_pushes,
+        "send_digests": notification_tasks.send_digests,
+    }
+    try:
+        from tournaments import tasks as tournament_tasks
+
+        tasks["sweep_tournaments"] = tournament_tasks.sweep_tournaments
+    except ImportError:
+        pass
+    results = {}
+    for label, task in tasks.items():
+        task()  # warm
+        times = []
+        for _ in range(SWEEP_RUNS):
+            started = time.perf_counter()
+            task()
+            times.append((time.perf_counter() - started) * 1000)
+        results[f"task {label}"] = percentiles(times)
+    return results
+
+
+if __name__ == "__main__":
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.web_settings")
+    django.setup()
+    command = sys.argv[1]
+    print(json.dumps({"prepare": prepare, "sweep": sweep}[command]()))

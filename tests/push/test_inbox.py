@@ -1,0 +1,173 @@
+"""Issue 29, defect 2: the inbox can be cleared. Showing it changes nothing (a prefetch or a mail
+scanner opens pages too); reading, marking all read, deleting and muting a match are POSTs; pages
+are keyset pages; plain forms, so all of it works without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+
+from notifications.models import Kind, Notification
+from notifications.service import notify
+from tests.helpers import start_match
+from tests.push_endpoint import PushEndpoint, device_for
+
+pytestmark = pytest.mark.django_db
+
+
+def bell(c) -> int:
+    return int(re.search(r'data-count="(\d+)"', c.get("/inbox/bell/").content.decode()).group(1))
+
+
+def many_unread(match, user, count: int) -> list[Notification]:
+    Notification.objects.filter(recipient=user).delete()
+    return Notification.objects.bulk_create(
+        [Notification(match=match, recipient=user, kind=Kind.YOUR_TURN, turn=100 + n) for n in range(count)]
+    )
+
+
+def entry_ids(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'action="/inbox/(\d+)/delete/"', page)]
+
+
+@pytest.mark.slow
+def test_136_unread_are_cleared_by_mark_all_read_and_not_by_looking(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    many_unread(match, bob, 136)
+    c = client_for(bob)
+    for _ in range(3):
+        assert c.get("/inbox/").status_code == 200
+    assert bell(c) == 136  # showing the inbox read nothing: a prefetch cannot clear it
+    page = c.get("/inbox/").content.decode()
+    assert 'action="/inbox/read-all/"' in page and "Mark all read (136 new)" in page
+    assert c.post("/inbox/read-all/", {"upto": max(entry_ids(page))}).status_code == 302
+    assert bell(c) == 0 and not Notification.objects.filter(recipient=bob, read_at__isnull=True).exists()
+    assert "Mark all read" not in c.get("/inbox/").content.decode()
+
+
+def test_mark_all_read_leaves_what_came_after_the_page(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    rows = many_unread(match, bob, 3)
+    c = client_for(bob)
+    later = notify(match, bob, Kind.FINISHED, 999)
+    assert c.post("/inbox/read-all/", {"upto": max(row.pk for row in rows)}).status_code == 302
+    assert bell(c) == 1 and Notification.objects.get(pk=later.pk).read_at is None
+    assert c.post("/inbox/read-all/", {"upto": "x"}).status_code == 400
+    assert bell(c) == 1
+
+
+def test_keyset_pages_show_every_entry_once(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    rows = many_unread(match, bob, 136)
+    c = client_for(bob)
+    seen, url, pages = [], "/inbox/", 0
+    while url:
+        page = c.get(url).content.decode()
+        seen += entry_ids(page)
+        older = re.search(r'href="(/inbox/\?before=\d+)" rel="next"', page)
+        url, pages = older.group(1) if older else None, pages + 1
+    assert pages == 3 and seen == sorted((row.pk for row in rows), reverse=True)
+    assert bell(c) == 136
+    assert c.get("/inbox/?before=abc").status_code == 400
+    assert c.get("/inbox/?before=-1").status_code == 400
+
+
+def test_one_entry_is_read_by_a_post_only(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    row = notify(match, bob, Kind.FINISHED, 500)
+    c = client_for(bob)
+    before = bell(c)
+    assert c.get(f"/inbox/{row.pk}/read/").status_code == 405
+    assert client_for(alice).post(f"/inbox/{row.pk}/read/").status_code == 404  # not hers
+    assert bell(c) == before
+    assert c.post(f"/inbox/{row.pk}/read/").status_code == 302
+    assert bell(c) == before - 1
+
+
+def test_a_tapped_push_marks_its_entry_read_by_a_post(alice, bob, client, client_for):
+    from push.payloads import push_payload
+
+    match = start_match(alice, [bob])
+    row = notify(match, bob, Kind.FINISHED, 500)
+    read = push_payload(row)["read"].removeprefix("http://127.0.0.1:8000")
+    assert client.get(read).status_code == 405 and Notification.objects.get(pk=row.pk).read_at is None
+    assert client.post(read.replace("/seen/", "/seen/x")).status_code == 400
+    assert client.post(read).status_code == 204  # the service worker's POST, without the page's cookie
+    assert Notification.objects.get(pk=row.pk).read_at is not None
+
+
+def test_delete_removes_an_entry_for_good(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    row = notify(match, bob, Kind.FINISHED, 500)
+    c = client_for(bob)
+    before = bell(c)
+    assert client_for(alice).post(f"/inbox/{row.pk}/delete/").status_code == 404
+    assert c.get(f"/inbox/{row.pk}/delete/").status_code == 405
+    assert c.post(f"/inbox/{row.pk}/delete/").status_code == 302
+    assert row.pk not in entry_ids(c.get("/inbox/").content.decode()) and bell(c) == before - 1
+    assert notify(match, bob, Kind.FINISHED, 500) is None  # a repeated task does not bring it back
+    assert c.post(f"/inbox/{row.pk}/delete/").status_code == 404
+
+
+def test_a_muted_match_makes_no_entry_email_or_push_until_unmuted(
+    alice, bob, client_for, django_capture_on_commit_callbacks
+):
+    from notifications.models import MatchMute  # issue 29's model: imported here, so the rest runs on older code
+
+    match = start_match(alice, [bob])
+    other = start_match(alice, [bob])
+    c = client_for(bob)
+    with PushEndpoint() as endpoint:
+        phone = device_for(bob, endpoint, "bob")
+        assert c.post("/inbox/mute/", {"match": match.pk}).status_code == 302
+        assert MatchMute.objects.filter(user=bob, match=match).exists()
+        mail.outbox.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            assert notify(match, bob, Kind.FINISHED, 700) is None
+            assert notify(other, bob, Kind.FINISHED, 700) is not None  # another match still speaks
+        assert not Notification.objects.filter(recipient=bob, match=match, turn=700).exists()
+        assert [m.to for m in mail.outbox] == [[bob.email]] and len(endpoint.to(phone.endpoint)) == 1
+        page = c.get("/inbox/").content.decode()
+        assert "Muted matches" in page and f'name="match" value="{match.pk}"' in page and "Unmute" in page
+        assert c.post("/inbox/unmute/", {"match": match.pk}).status_code == 302
+        with django_capture_on_commit_callbacks(execute=True):
+            assert notify(match, bob, Kind.FINISHED, 701) is not None
+        assert len(endpoint.to(phone.endpoint)) == 2
+
+
+def test_only_ones_own_match_can_be_muted(alice, bob, carol, client_for):
+    from notifications.models import MatchMute
+
+    match = start_match(alice, [bob])
+    c = client_for(carol)
+    for bad in ({"match": match.pk}, {"match": "x"}, {}, {"match": "99999999"}):
+        assert c.post("/inbox/mute/", bad).status_code == 400
+    assert c.get("/inbox/mute/").status_code == 405
+    assert not MatchMute.objects.exists()
+
+
+def test_the_inbox_is_plain_forms_with_named_buttons(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    row = notify(match, bob, Kind.FINISHED, 500)
+    page = client_for(bob).get("/inbox/").content.decode()
+    for action in (f"/inbox/{row.pk}/read/", f"/inbox/{row.pk}/delete/", "/inbox/mute/", "/inbox/read-all/"):
+        form = re.search(rf'<form method="post" action="{re.escape(action)}"[^>]*>(.*?)</form>', page, re.S)
+        assert form and "csrfmiddlewaretoken" in form.group(1), action
+    # Each button says which entry it acts on, to a screen reader too.
+    assert f'Mark read<span class="sr-only">: A match has finished, Solitaire Chess #{match.pk}</span>' in page
+
+
+def test_the_inbox_speaks_dutch(alice, bob, client_for):
+    bob.language = "nl"
+    bob.save()
+    match = start_match(alice, [bob])
+    notify(match, bob, Kind.CHAT, 1)
+    c = client_for(bob)
+    page = c.get("/inbox/").content.decode()
+    for words in ("Alles als gelezen markeren", "Als gelezen markeren", "Verwijderen", "Deze partij dempen"):
+        assert words in page, words
+    assert "Nieuwe berichten in de chat van een partij" in page and "Gedempte partijen" in page
+    answer = c.post("/inbox/mute/", {"match": match.pk}, follow=True).content.decode()
+    assert "is gedempt" in answer and "Dempen opheffen" in answer

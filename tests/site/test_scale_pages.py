@@ -1,0 +1,96 @@
+"""Pages that must not grow with the history (issue 28): the dashboard and the admin's match list
+make the same queries for a player with many finished matches as for one with few, and the admin's
+search finds a player's matches by their username or email in any case, or a match by its id."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Match
+from tests.helpers import start_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(make_user):
+    return make_user("mod", is_staff=True, is_superuser=True)
+
+
+def finish(match: Match) -> Match:
+    match.status = Match.Status.FINISHED
+    # Words naming a seat, as the engines' ends do: the list fills in the player's name.
+    match.end_reason = "alice is the last player with lives left."
+    match.end_reason_words = {"msg": "{player} is the last player with lives left.", "args": {"player": "{p0}"}}
+    match.save()
+    return match
+
+
+def queries_of(client, path: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200
+    return len(captured.captured_queries), response.content.decode()
+
+
+def test_the_dashboard_reads_the_same_queries_however_many_matches_finished(alice, bob, client_for):
+    running = start_match(alice, [bob])
+    finished = [finish(start_match(alice, [bob])) for _ in range(2)]
+    c = client_for(alice)
+    few, page = queries_of(c, "/")
+    assert f"/matches/{running.pk}/" in page and all(f"/matches/{m.pk}/" in page for m in finished)
+    assert "alice is the last player with lives left." in page
+    more = [finish(start_match(alice, [bob])) for _ in range(5)]
+    many, page = queries_of(c, "/")
+    assert many == few
+    assert all(f"/matches/{m.pk}/" in page for m in more)
+
+
+def test_the_admin_match_list_reads_the_same_queries_however_many_matches(staff, alice, bob, client_for):
+    start_match(alice, [bob])
+    c = client_for(staff)
+    few, _ = queries_of(c, "/admin/games/match/")
+    for _ in range(4):
+        start_match(alice, [bob])
+    many, page = queries_of(c, "/admin/games/match/")
+    assert many == few
+    assert "5 matches" in page
+
+
+def test_the_admin_search_finds_a_players_matches_by_name_email_or_id(staff, alice, bob, make_user, client_for):
+    carol = make_user("carol")
+    theirs, other = start_match(alice, [bob]), start_match(carol, [make_user("dave")])
+    c = client_for(staff)
+    for term in ("BOB", "bob@example.com", str(theirs.pk)):
+        _, page = queries_of(c, f"/admin/games/match/?q={term}")
+        assert f"/admin/games/match/{theirs.pk}/change/" in page, term
+        assert f"/admin/games/match/{other.pk}/change/" not in page, term
+    _, page = queries_of(c, "/admin/games/match/?q=nobody")
+    assert f"/admin/games/match/{theirs.pk}/change/" not in page
+
+
+def test_the_profile_charts_a_ratings_last_hundred_matches(alice, bob, client_for):
+    from ratings.models import Rating, RatingChange
+
+    rating = Rating.objects.create(game="solitaire-chess", pool="people", user=alice, matches=105, mu=35.5)
+    matches = Match.objects.bulk_create(
+        [Match(game="solitaire-chess", created_by=alice, status=Match.Status.FINISHED) for _ in range(105)]
+    )
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            match=match,
+            seat=0,
+            rating=rating,
+            outcome="won",
+            mu_before=25 + n / 10,
+            sigma_before=5.0,
+            mu_after=25 + (n + 1) / 10,
+            sigma_after=5.0,
+        )
+        for n, match in enumerate(matches)
+    )
+    page = client_for(bob).get("/players/alice/").content.decode()
+    assert "From 1530 to 2130 over the last 100 of 105 rated matches" in page
+    assert f"Match #{matches[5].pk}:" in page and f"Match #{matches[4].pk}:" not in page
