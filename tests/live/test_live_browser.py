@@ -112,11 +112,12 @@ def test_the_dashboard_shows_a_new_open_seat_without_a_reload(browser, alice, bo
     signed-in player draws the new open match by itself."""
     import uuid
 
+    from dizzysite.netutil import port_open
     from games import actions
     from games.actions import SeatSpec
     from live import broadcast
     from tests.conftest import require
-    from tests.integration.conftest import REDIS_URL, port_open
+    from tests.integration.conftest import REDIS_URL
 
     require(port_open("127.0.0.1", 6379), "Redis is not running on 127.0.0.1:6379")
     settings.LIVE_REDIS_URL = REDIS_URL
