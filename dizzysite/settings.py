@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "api",
     "push",
     "tournaments",
+    "live",  # issue 25: Server-Sent Events (after the apps whose changes it hears)
 ]
 
 MIDDLEWARE = [
@@ -57,7 +58,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages compressed by the app, so the site is small without a proxy's help (static files are
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
-    "django.middleware.gzip.GZipMiddleware",
+    "live.middleware.GZipExceptEventsMiddleware",  # issue 25: Django's, but event streams pass as they are
     "games.middleware.private_cache_middleware",  # issue 27: before sessions, to see their Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the language cookie (set by the switch), else Accept-Language, else English;
@@ -77,6 +78,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "dizzysite.urls"
 WSGI_APPLICATION = "dizzysite.wsgi.application"
+ASGI_APPLICATION = "dizzysite.asgi.application"  # uvicorn serves it: the live streams need async views
 
 TEMPLATES = [
     {
@@ -232,6 +234,13 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
     if env_str("CELERY_KEY_PREFIX", ""):  # several sites (or test runs) on one Redis keep apart
         CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = env_str("CELERY_KEY_PREFIX", "")
+# Live events (issue 25, live/broadcast.py): fanned out through Redis pub/sub when LIVE_REDIS_URL is
+# set (production: every web process and worker sees every event), else in the one server process.
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
+# Pub/sub channels ignore Redis's database numbers: sites (or test runs) sharing a Redis need prefixes.
+LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX", env_str("CELERY_KEY_PREFIX", "") + "live:")
+LIVE_MAX_STREAMS_PER_USER = env_int("LIVE_MAX_STREAMS_PER_USER", 8)  # a 9th open stream gets 429
+LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15)
 # The worker and beat write a heartbeat to the cache every few seconds (dizzysite/heartbeat.py):
 # /healthz answers 503 and the admin warns when one is older than HEARTBEAT_STALE_SECONDS.
 CELERY_BEAT_SCHEDULER = "dizzysite.heartbeat:HeartbeatScheduler"

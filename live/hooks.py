@@ -1,0 +1,89 @@
+"""What publishes the live events: receivers connected in LiveConfig.ready(), all after commit.
+
+- A match's revision: every writer of Match.revision goes through games.actions.common.save_board_change
+  (moves, timeouts, resignations, chat, lobby joins and leaves, vacations), which saves the match with
+  "revision" among its fields. A post_save receiver here hears each of them, whoever the writer is
+  (the web process or the Celery worker), so no action needs a line for the live events, and the
+  domain events (games.events) need not cover chat or the lobby. On commit it publishes the revision,
+  a "turns" user event to the seated players (their counts are recomputed by their own streams), and
+  a lobby event when the match is open or has just started.
+- The bell: a post_save receiver on notifications.Notification (notifications does not import live).
+- A stream's end: logging out ("close" for that session's streams) and a user made inactive (a ban or
+  a suspension: "close" for all their streams).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save
+
+from live.broadcast import publish_lobby, publish_match, publish_user
+
+MARKS_READ = {"read_at", "deleted_at"}
+
+
+def session_tag(session_key: str | None) -> str:
+    """A session's name in a "close" event: a hash, so the key itself never travels."""
+    return hashlib.sha256((session_key or "").encode()).hexdigest()[:20] if session_key else ""
+
+
+def _touches(update_fields: Any, names: set[str]) -> bool:
+    return update_fields is None or bool(names & set(update_fields))
+
+
+def match_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
+    if created or _touches(update_fields, {"revision", "status"}):
+        transaction.on_commit(partial(announce_match, instance), robust=True)
+
+
+def announce_match(match: Any) -> None:
+    from games.models import Match, Seat
+
+    revision = match.revision
+    if not isinstance(revision, int):  # saved with F("revision") + 1 and not read back
+        revision = Match.objects.filter(pk=match.pk).values_list("revision", flat=True).first()
+        if revision is None:
+            return
+    publish_match(match.pk, revision)
+    seats = getattr(match, "_prefetched_objects_cache", {}).get("seats")
+    if seats is not None:
+        user_ids = {seat.user_id for seat in seats if seat.user_id}
+    else:
+        user_ids = set(Seat.objects.filter(match_id=match.pk, user__isnull=False).values_list("user_id", flat=True))
+    for user_id in sorted(user_ids):
+        publish_user(user_id, "turns")
+    if match.status == Match.Status.OPEN or match.version == 0 or match.status == Match.Status.CANCELLED:
+        publish_lobby()
+
+
+def notification_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
+    if created or _touches(update_fields, MARKS_READ):
+        transaction.on_commit(partial(publish_user, instance.recipient_id, "bell"), robust=True)
+
+
+def user_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
+    if not created and not instance.is_active and _touches(update_fields, {"is_active"}):
+        transaction.on_commit(partial(publish_user, instance.pk, "close"), robust=True)
+
+
+def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and key:  # without a key, a tag of "" would close all the user's streams
+        tag = session_tag(key)
+        transaction.on_commit(partial(publish_user, user.pk, "close", session=tag), robust=True)
+
+
+def connect() -> None:
+    from games.models import Match
+    from notifications.models import Notification
+
+    post_save.connect(match_saved, sender=Match, dispatch_uid="live.match_saved")
+    post_save.connect(notification_saved, sender=Notification, dispatch_uid="live.notification_saved")
+    post_save.connect(user_saved, sender=get_user_model(), dispatch_uid="live.user_saved")
+    user_logged_out.connect(logged_out, dispatch_uid="live.logged_out")
