@@ -58,7 +58,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages compressed by the app, so the site is small without a proxy's help (static files are
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
-    "django.middleware.gzip.GZipMiddleware",
+    "live.middleware.GZipExceptEventsMiddleware",  # issue 25: Django's, but event streams pass as they are
     "games.middleware.private_cache_middleware",  # issue 27: before sessions, to see their Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the language cookie (set by the switch), else Accept-Language, else English;

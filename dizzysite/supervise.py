@@ -1,5 +1,8 @@
 """`make run`'s supervisor (issue 30): the site, a Celery worker and beat, kept running, stopped once.
 
+The site is Django's ASGI application under uvicorn (issue 25: the live streams are async views),
+with uvicorn's reloader unless --noreload; WhiteNoise serves the static files, as before.
+
     python -m dizzysite.supervise [--bind 127.0.0.1:8000] [--noreload] [--restart-delay 1]
 
 Each process runs in its own session, so a Ctrl-C or a SIGTERM to the terminal's process group reaches
@@ -52,7 +55,7 @@ class Child:
     delay_s: float = 1.0
     restart_at: float | None = None  # when it is to be started again, after it exited
     starts: int = field(default=0)
-    # SIGTERM to the whole group (runserver: its reloader and the server), or to the process alone
+    # SIGTERM to the whole group (uvicorn: its reloader and the server), or to the process alone
     # (the worker: it stops its pool processes itself once their tasks are done, a warm shutdown).
     stop_group: bool = False
 
@@ -74,7 +77,7 @@ class Child:
             self.process.send_signal(signal.SIGTERM)
 
     def signal_group(self, sig: int) -> None:
-        """`sig` to the child's whole group (the worker's pool processes, runserver's reloader child)."""
+        """`sig` to the child's whole group (the worker's pool processes, uvicorn's reloader child)."""
         if self.process is None:
             return
         try:
@@ -141,9 +144,25 @@ class Supervisor:
         return 0
 
 
+# Open live streams get this long to end at a stop before uvicorn closes them (they reconnect).
+GRACEFUL_S = 3
+
+
+def web_command(bind: str, noreload: bool) -> list[str]:
+    """uvicorn serving dizzysite.asgi on `bind` (host:port); its reloader watches the Python packages
+    only (not var/, where the cache and the broker write all the time, nor .venv)."""
+    host, _, port = bind.rpartition(":")
+    command = [sys.executable, "-m", "uvicorn", "dizzysite.asgi:application", "--host", host or "127.0.0.1"]
+    command += ["--port", port, "--timeout-graceful-shutdown", str(GRACEFUL_S), "--no-server-header"]
+    if noreload:
+        return command
+    packages = sorted(p.name for p in ROOT.iterdir() if (p / "__init__.py").exists() and p.name != "tests")
+    return command + ["--reload"] + [arg for name in packages for arg in ("--reload-dir", name)]
+
+
 def children_for(bind: str, noreload: bool, concurrency: int) -> list[Child]:
     python = sys.executable
-    web = [python, "manage.py", "runserver", bind] + (["--noreload"] if noreload else [])
+    web = web_command(bind, noreload)
     celery = [python, "-m", "celery", "-A", "dizzysite"]
     return [
         Child("web", web, stop_group=True),
@@ -154,8 +173,8 @@ def children_for(bind: str, noreload: bool, concurrency: int) -> list[Child]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bind", default="127.0.0.1:8000", help="runserver's address and port")
-    parser.add_argument("--noreload", action="store_true", help="runserver without its autoreloader")
+    parser.add_argument("--bind", default="127.0.0.1:8000", help="the site's address and port")
+    parser.add_argument("--noreload", action="store_true", help="uvicorn without its reloader")
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's processes")
     parser.add_argument("--restart-delay", type=float, default=1.0, help="seconds before a first restart")
     args = parser.parse_args(argv)

@@ -17,5 +17,6 @@ urlpatterns = [
     path("", include("api.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("live.urls")),  # issue 25: the live streams (Server-Sent Events)
     path("", include("games.urls")),
 ]

@@ -18,6 +18,9 @@ Listening (async, in the server's event loop):
         message = await subscription.get(timeout=15.0)    # a Message, or None after `timeout`
         ...                                                # message.channel, .kind, .data (a dict)
 
+    subscription = await subscribe(channels)    # the same without a block (an async generator's
+    try: ... finally: subscription.close()      # `finally` can run where no await is allowed)
+
 A Message of kind RESYNC means events may have been lost (the subscriber fell behind, or Redis was
 away): re-read the current state. `subscription.overflowed` is set when its queue was full.
 
@@ -105,6 +108,10 @@ class Subscription:
                 self.queue.get_nowait()
             message = Message(message.channel, RESYNC)
         self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        """Stop hearing (sync, so that a generator's `finally` can call it even while being closed)."""
+        get_broadcaster().remove(self)
 
     async def get(self, timeout: float | None = None) -> Message | None:
         try:
@@ -195,12 +202,16 @@ class RedisBroadcaster(Broadcaster):
         self._reader_loop: asyncio.AbstractEventLoop | None = None
         self.connected = asyncio.Event()  # set while the reader is subscribed (tests wait on it)
 
-    def send(self, message: Message) -> None:
+    def sync_client(self) -> Any:
+        """The process's sync client (thread-safe: a connection pool), for publishing."""
         if self._sync_client is None:
             import redis
 
             self._sync_client = redis.Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
-        self._sync_client.publish(self.prefix + message.channel, message.encode())
+        return self._sync_client
+
+    def send(self, message: Message) -> None:
+        self.sync_client().publish(self.prefix + message.channel, message.encode())
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -291,14 +302,20 @@ def publish_lobby() -> None:
     _send(Message(LOBBY_CHANNEL, "lobby"))
 
 
-@asynccontextmanager
-async def listen(channels: Iterable[str]) -> AsyncIterator[Subscription]:
-    """Subscribe to `channels` for the block (see the module's docstring)."""
+async def subscribe(channels: Iterable[str]) -> Subscription:
+    """A subscription to `channels` from now on; call its close() when done (or use listen())."""
     broadcaster = get_broadcaster()
     await broadcaster.start()
     subscription = Subscription(channels, asyncio.get_running_loop())
     broadcaster.add(subscription)
+    return subscription
+
+
+@asynccontextmanager
+async def listen(channels: Iterable[str]) -> AsyncIterator[Subscription]:
+    """Subscribe to `channels` for the block (see the module's docstring)."""
+    subscription = await subscribe(channels)
     try:
         yield subscription
     finally:
-        broadcaster.remove(subscription)
+        subscription.close()

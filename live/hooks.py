@@ -73,8 +73,9 @@ def user_saved(sender: Any, instance: Any, created: bool, update_fields: Any = N
 
 
 def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    if user is not None and getattr(request, "session", None) is not None:
-        tag = session_tag(request.session.session_key)
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and key:  # without a key, a tag of "" would close all the user's streams
+        tag = session_tag(key)
         transaction.on_commit(partial(publish_user, user.pk, "close", session=tag), robust=True)
 
 

@@ -60,21 +60,20 @@ def changes(
     revisions: dict[int, int],
     marks: dict[int, tuple[int, int, bool]],
 ) -> list[Message]:
-    """The messages for what differs from what was seen before (nothing for a first sighting: the
-    stream read the current state itself when it opened)."""
+    """The messages for what differs from what was seen before. A first sighting counts as a change:
+    the match may have moved between the stream's own read and this one, and the streams send only
+    what is newer than what they sent (a revision, a count), so a repeat costs nothing."""
     messages = []
     for match_id, revision in revisions.items():
-        if match_id in seen_matches and revision > seen_matches[match_id]:
+        if revision > seen_matches.get(match_id, -1):
             messages.append(Message(match_channel(match_id), REVISION, {"revision": revision}))
     for user_id, (turns, bell, active) in marks.items():
         before = seen_users.get(user_id)
-        if before is None:
-            continue
-        if turns != before[0]:
+        if before is None or turns != before[0]:
             messages.append(Message(user_channel(user_id), "turns"))
-        if bell != before[1]:
+        if before is None or bell != before[1]:
             messages.append(Message(user_channel(user_id), "bell"))
-        if before[2] and not active:
+        if not active and (before is None or before[2]):
             messages.append(Message(user_channel(user_id), "close"))
     return messages
 

@@ -118,14 +118,18 @@ def test_redis_keeps_prefixes_apart(on_redis, settings):
     asyncio.run(run())
 
 
-def test_watcher_reports_only_changes():
+def test_watcher_reports_changes_and_first_sightings():
     seen_matches = {1: 4, 2: 9}
     seen_users = {10: (1, 50, True), 11: (0, 7, True)}
-    revisions = {1: 5, 2: 9, 3: 1}  # 3: a first sighting
+    revisions = {1: 5, 2: 9, 3: 1}  # 3: a first sighting (the stream dedupes what it already sent)
     marks = {10: (2, 50, True), 11: (0, 8, False), 12: (3, 3, True)}
     assert changes(seen_matches, seen_users, revisions, marks) == [
         Message("match:1", REVISION, {"revision": 5}),
+        Message("match:3", REVISION, {"revision": 1}),
         Message("user:10", "turns"),
         Message("user:11", "bell"),
         Message("user:11", "close"),
+        Message("user:12", "turns"),
+        Message("user:12", "bell"),
     ]
+    assert changes(seen_matches | revisions, marks, revisions, marks) == []  # nothing new

@@ -1,0 +1,98 @@
+"""The per-user cap on open streams (settings.LIVE_MAX_STREAMS_PER_USER; one more gets 429).
+
+Each open stream holds a slot that expires unless its heartbeat renews it, so a server process that
+dies leaves no slot held for long. With Redis the slots are one sorted set per user (score: when the
+slot expires), shared by every server process; without Redis they live in this process (it is the
+only one: `make run`). A stream first adds its slot, then counts: two streams opening at once can
+both be refused, never both let over the cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+import weakref
+from typing import Any
+
+from django.conf import settings
+
+from live.broadcast import RedisBroadcaster, get_broadcaster
+
+log = logging.getLogger(__name__)
+
+
+def slot_seconds() -> float:
+    return 3.0 * settings.LIVE_HEARTBEAT_SECONDS
+
+
+_local: dict[int, dict[str, float]] = {}
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+
+
+def _redis() -> tuple[Any, str] | None:
+    broadcaster = get_broadcaster()
+    if not isinstance(broadcaster, RedisBroadcaster):
+        return None
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        import redis.asyncio as aioredis
+
+        client = _clients[loop] = aioredis.Redis.from_url(broadcaster.url)
+    return client, broadcaster.prefix
+
+
+async def claim(user_id: int) -> str | None:
+    """A new slot's token, or None when the user already holds the most streams allowed."""
+    token, now = uuid.uuid4().hex, time.time()
+    limit = settings.LIVE_MAX_STREAMS_PER_USER
+    redis = _redis()
+    if redis is None:
+        slots = _local.setdefault(user_id, {})
+        for old in [t for t, expires in slots.items() if expires < now]:
+            del slots[old]
+        if len(slots) >= limit:
+            return None
+        slots[token] = now + slot_seconds()
+        return token
+    client, prefix = redis
+    key = f"{prefix}streams:{user_id}"
+    async with client.pipeline(transaction=True) as pipe:
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zadd(key, {token: now + slot_seconds()})
+        pipe.zcard(key)
+        pipe.expire(key, int(slot_seconds()) + 1)
+        count = (await pipe.execute())[2]
+    if count > limit:
+        await client.zrem(key, token)
+        return None
+    return token
+
+
+async def renew(user_id: int, token: str) -> None:
+    expires = time.time() + slot_seconds()
+    redis = _redis()
+    if redis is None:
+        _local.setdefault(user_id, {})[token] = expires
+        return
+    client, prefix = redis
+    key = f"{prefix}streams:{user_id}"
+    await client.zadd(key, {token: expires})
+    await client.expire(key, int(slot_seconds()) + 1)
+
+
+def release(user_id: int, token: str) -> None:
+    """Give the slot back (sync: the response's close() calls it, in the web process's thread)."""
+    broadcaster = get_broadcaster()
+    if not isinstance(broadcaster, RedisBroadcaster):
+        slots = _local.get(user_id, {})
+        slots.pop(token, None)
+        if not slots:
+            _local.pop(user_id, None)
+        return
+    try:
+        broadcaster.sync_client().zrem(f"{broadcaster.prefix}streams:{user_id}", token)
+    except Exception:  # Redis away: the slot expires by itself
+        log.warning("live: could not give a stream's slot back", exc_info=True)

@@ -1,0 +1,227 @@
+"""The live streams (issue 25): Server-Sent Events from async views, served by the ASGI application.
+
+    GET /live/match/<id>/   "revision" events (id: N, data: {"revision": N}) for a board
+    GET /live/me/           the signed-in user's "turns" ({"count": n}), "bell" ({"unread": n}) and
+                            "lobby" ({}) events
+
+An event never carries a board or a message: the page GETs its own fragment (`?since=`), as its poll
+does, so a stream can tell nobody anything they may not see. A reconnecting EventSource sends
+Last-Event-ID (or a client `?since=N`): a board stream whose match has moved past it sends the current
+revision at once; /live/me/ always starts with the current counts. A comment line every
+LIVE_HEARTBEAT_SECONDS keeps proxies from closing the connection; at each heartbeat the stream checks
+that its session is still there and its user still active (a "close" event on logout or a ban ends
+it sooner). A user holds at most LIVE_MAX_STREAMS_PER_USER streams: one more gets 429.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from live import limits
+from live.broadcast import (
+    LOBBY_CHANNEL,
+    RESYNC,
+    REVISION,
+    Message,
+    Subscription,
+    match_channel,
+    subscribe,
+    user_channel,
+)
+from live.hooks import session_tag
+
+RETRY_MS = 3000  # how long a browser waits before it reconnects
+
+
+def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
+    lines = [f"id: {event_id}"] if event_id is not None else []
+    lines += [f"event: {event}", "data: " + json.dumps(data, separators=(",", ":"))]
+    return "\n".join(lines) + "\n\n"
+
+
+def last_seen(request: HttpRequest) -> int | None:
+    """The revision the client has: Last-Event-ID (an EventSource's reconnect) or ?since=."""
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("since") or ""
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+class Stream:
+    """One open stream of a signed-in user: its slot, its session, and the checks at each heartbeat."""
+
+    def __init__(self, request: HttpRequest, user: Any, token: str) -> None:
+        self.user_id = user.pk
+        self.session_key = request.session.session_key
+        self.session = request.session
+        self.token = token
+
+    async def still_allowed(self) -> bool:
+        from accounts.models import User
+
+        if not self.session_key or not await self.session.aexists(self.session_key):
+            return False
+        return await User.objects.filter(pk=self.user_id, is_active=True).aexists()
+
+    def closes(self, message: Message) -> bool:
+        """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
+        if message.channel != user_channel(self.user_id) or message.kind != "close":
+            return False
+        only = message.data.get("session")
+        return not only or only == session_tag(self.session_key)
+
+    async def heartbeat(self) -> str | None:
+        """The heartbeat's comment, or None when the stream must end."""
+        if not await self.still_allowed():
+            return None
+        await limits.renew(self.user_id, self.token)
+        return ": heartbeat\n\n"
+
+    def release(self) -> None:
+        limits.release(self.user_id, self.token)
+
+
+class EventStreamResponse(StreamingHttpResponse):
+    """An event stream that gives its slot back when the server closes it: at its end, a logout,
+    or the client gone (Django's ASGI handler cancels the stream, then closes the response)."""
+
+    def __init__(self, stream: Stream, events: AsyncIterator[str]) -> None:
+        super().__init__(self.with_retry(events), content_type="text/event-stream")
+        self.stream = stream
+        self["Cache-Control"] = "no-cache, no-store"
+        self["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+
+    @staticmethod
+    async def with_retry(events: AsyncIterator[str]) -> AsyncIterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        async for chunk in events:
+            yield chunk
+
+    def close(self) -> None:
+        try:
+            self.stream.release()
+        finally:
+            super().close()
+
+
+async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpResponse | None]:
+    """The signed-in user and their new stream, or the response that refuses one (403, 429)."""
+    user = await request.auser()
+    if not user.is_authenticated:
+        return user, None, HttpResponse("Log in to follow a match live.", status=403, content_type="text/plain")
+    token = await limits.claim(user.pk)
+    if token is None:
+        refused = HttpResponse("Too many open live streams.", status=429, content_type="text/plain")
+        refused["Retry-After"] = str(settings.LIVE_HEARTBEAT_SECONDS)
+        return user, None, refused
+    return user, Stream(request, user, token), None
+
+
+async def read_revision(match_id: int) -> int | None:
+    from games.models import Match
+
+    return await Match.objects.filter(pk=match_id).values_list("revision", flat=True).afirst()
+
+
+@require_GET
+async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A board's revisions. Whoever may open the board page may listen (it has no private matches)."""
+    if await read_revision(match_id) is None:
+        raise Http404
+    user, stream, refused = await open_stream(request)
+    if stream is None:
+        return refused
+    return EventStreamResponse(stream, match_events(stream, match_id, last_seen(request)))
+
+
+async def match_events(stream: Stream, match_id: int, seen: int | None) -> AsyncIterator[str]:
+    subscription = await subscribe([match_channel(match_id), user_channel(stream.user_id)])
+    try:
+        # Subscribed first, then read: a move between the two is in the queue, not lost.
+        current = await read_revision(match_id)
+        if current is not None and (seen is None or current > seen):
+            seen = current
+            yield sse(REVISION, {"revision": current}, current)
+        async for item in messages(stream, subscription):
+            if isinstance(item, str):
+                yield item
+                continue
+            if item.channel != match_channel(match_id):
+                continue
+            revision = item.data.get("revision") if item.kind == REVISION else await read_revision(match_id)
+            if isinstance(revision, int) and (seen is None or revision > seen):
+                seen = revision
+                yield sse(REVISION, {"revision": revision}, revision)
+    finally:
+        subscription.close()
+
+
+CLOSE_EVENT = sse("close", {})
+
+
+async def messages(stream: Stream, subscription: Subscription) -> AsyncIterator[Message | str]:
+    """The subscription's messages, with the heartbeat's comment between them (a str, to send on as
+    is); a "close" event, and the end, when the stream is closed or no longer allowed."""
+    while True:
+        message = await subscription.get(timeout=settings.LIVE_HEARTBEAT_SECONDS)
+        if message is None:
+            beat = await stream.heartbeat()
+            yield beat if beat is not None else CLOSE_EVENT
+            if beat is None:
+                return
+        elif stream.closes(message):
+            yield CLOSE_EVENT
+            return
+        else:
+            yield message
+
+
+@require_GET
+async def me_stream(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's counts and the lobby's changes, for the header and the dashboard."""
+    user, stream, refused = await open_stream(request)
+    if stream is None:
+        return refused
+    return EventStreamResponse(stream, me_events(stream))
+
+
+async def count_of(kind: str, user_id: int) -> int:
+    from games.models import Match, Seat
+    from notifications.models import Notification
+
+    if kind == "turns":  # as games.context_processors.turn_count
+        waiting = Seat.objects.filter(
+            user_id=user_id, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE
+        )
+        return await waiting.acount()
+    return await Notification.objects.filter(recipient_id=user_id, read_at__isnull=True).acount()  # as push.views.bell
+
+
+COUNT_NAMES = {"turns": "count", "bell": "unread"}
+
+
+async def me_events(stream: Stream) -> AsyncIterator[str]:
+    subscription = await subscribe([user_channel(stream.user_id), LOBBY_CHANNEL])
+    try:
+        sent: dict[str, int] = {}
+        for kind, name in COUNT_NAMES.items():  # the current counts first: what a reconnect missed
+            sent[kind] = await count_of(kind, stream.user_id)
+            yield sse(kind, {name: sent[kind]})
+        async for item in messages(stream, subscription):
+            if isinstance(item, str):
+                yield item
+            elif item.channel == LOBBY_CHANNEL:
+                yield sse("lobby", {})
+            else:
+                for kind in COUNT_NAMES if item.kind == RESYNC else [item.kind]:
+                    if kind in COUNT_NAMES:
+                        count = await count_of(kind, stream.user_id)
+                        if count != sent[kind]:
+                            sent[kind] = count
+                            yield sse(kind, {COUNT_NAMES[kind]: count})
+    finally:
+        subscription.close()

@@ -1,0 +1,247 @@
+"""Live events end to end (issue 25): a real uvicorn serving dizzysite.asgi on a loopback port, real
+Redis pub/sub between it and this test process (which plays the part of another web process or the
+Celery worker), PostgreSQL shared by both. Streams are read over plain HTTP, as a browser's
+EventSource reads them."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from live import broadcast
+from tests.conftest import port_open, require
+from tests.helpers import first_legal, start_match, user_to_act
+from tests.integration.conftest import REDIS_URL, ROOT, free_port, wait_for
+
+pytestmark = pytest.mark.integration
+
+
+def database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        require(False, "the live integration tests need PostgreSQL (the server is another process)")
+    return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def start_server(extra_env: dict[str, str], heartbeat_s: int) -> tuple[subprocess.Popen, int, Path]:
+    folder = Path(tempfile.mkdtemp(prefix="dizzy-live-"))
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_", "DATABASE_", "LIVE_"))}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "dizzysite.settings",
+            "DEBUG": "true",
+            "DATABASE_URL": database_url(),
+            "DATABASE_CONN_MAX_AGE": "0",
+            "DIZZY_VAR_DIR": str(folder),
+            "CACHE_URL": "",
+            "LIVE_HEARTBEAT_SECONDS": str(heartbeat_s),
+            **extra_env,
+        }
+    )
+    log = folder / "uvicorn.log"
+    command = [sys.executable, "-m", "uvicorn", "dizzysite.asgi:application", "--host", "127.0.0.1"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--timeout-graceful-shutdown", "1"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    wait_for(lambda: port_open("127.0.0.1", port), 60, 0.2, "uvicorn to listen")
+    return process, port, folder
+
+
+def stop_server(process: subprocess.Popen, folder: Path) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+    print(f"--- uvicorn's log (end)\n{(folder / 'uvicorn.log').read_text(errors='replace')[-3000:]}")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_channels(settings):
+    """This process and the server publish on one Redis, under a prefix of this test's own."""
+    require(port_open("127.0.0.1", 6379), "Redis is not running on 127.0.0.1:6379")
+    settings.LIVE_REDIS_URL = REDIS_URL
+    settings.LIVE_CHANNEL_PREFIX = f"dizzytest-live-{uuid.uuid4().hex[:8]}:"
+    broadcast.reset_broadcaster()
+    yield {"LIVE_REDIS_URL": REDIS_URL, "LIVE_CHANNEL_PREFIX": settings.LIVE_CHANNEL_PREFIX}
+    broadcast.reset_broadcaster()
+
+
+@pytest.fixture
+def asgi_server(transactional_db, redis_channels):
+    process, port, folder = start_server(redis_channels, heartbeat_s=10)
+    yield port
+    stop_server(process, folder)
+
+
+def session_cookie(user) -> str:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+class StreamReader:
+    """An open event stream over HTTP, read line by line in a thread into a queue of events."""
+
+    def __init__(self, port: int, path: str, user, last_event_id: str | None = None) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        headers = {"Cookie": f"sessionid={session_cookie(user)}", "Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200, self.response.status
+        assert self.response.getheader("Content-Type") == "text/event-stream"
+        assert self.response.getheader("Content-Encoding") is None  # not held back in a gzip buffer
+        self.events: queue.Queue[dict | None] = queue.Queue()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self) -> None:
+        fields: dict[str, str] = {}
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\r\n")
+                if line == "":
+                    if "event" in fields:
+                        self.events.put({**fields, "data": json.loads(fields["data"]), "at": time.monotonic()})
+                    fields = {}
+                elif not line.startswith(":") and ": " in line:
+                    name, value = line.split(": ", 1)
+                    fields[name] = value
+        except (OSError, ValueError, AttributeError):  # closed by close(), from the test's thread
+            pass
+        self.events.put(None)  # the stream ended
+
+    def next(self, timeout: float = 5.0) -> dict | None:
+        return self.events.get(timeout=timeout)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def post_move_over_http(port: int, match, user) -> float:
+    """The seat to act moves through the real server (CSRF cookie and header, as the page sends);
+    returns when the answer came."""
+    from django.middleware.csrf import _get_new_csrf_string, _mask_cipher_secret
+
+    secret = _get_new_csrf_string()
+    seat = match.seats.get(user=user)
+    body = f"version={match.version}&move={json.dumps(first_legal(match, seat.number))}"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request(
+        "POST",
+        f"/matches/{match.pk}/move/",
+        body=body.encode(),
+        headers={
+            "Cookie": f"sessionid={session_cookie(user)}; csrftoken={secret}",
+            "X-CSRFToken": _mask_cipher_secret(secret),
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    response = connection.getresponse()
+    response.read()
+    answered = time.monotonic()
+    assert response.status in (200, 302), response.status
+    connection.close()
+    return answered
+
+
+def test_a_move_reaches_the_other_seat_and_a_spectator(asgi_server, alice, bob, carol):
+    match = start_match(alice, [bob])
+    mover = user_to_act(match).user
+    other = bob if mover == alice else alice
+    readers = [StreamReader(asgi_server, f"/live/match/{match.pk}/", user) for user in (other, carol)]
+    for reader in readers:
+        assert reader.next()["data"] == {"revision": match.revision}  # the current revision at once
+    answered = post_move_over_http(asgi_server, match, mover)
+    match.refresh_from_db()
+    for reader in readers:
+        event = reader.next()
+        assert event["event"] == "revision"
+        assert event["id"] == str(match.revision)
+        assert event["data"] == {"revision": match.revision}  # a revision and nothing else
+        assert event["at"] - answered < 1.0
+        reader.close()
+
+
+def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, alice, bob):
+    match = start_match(alice, [bob])
+    mover = user_to_act(match).user
+    other = bob if mover == alice else alice
+    reader = StreamReader(asgi_server, f"/live/match/{match.pk}/", other)
+    last_id = reader.next()["id"]
+    reader.close()
+    post_move_over_http(asgi_server, match, mover)  # made while `other` was away
+    match.refresh_from_db()
+    again = StreamReader(asgi_server, f"/live/match/{match.pk}/", other, last_event_id=last_id)
+    event = again.next()
+    assert event["id"] == str(match.revision) and int(event["id"]) > int(last_id)
+    again.close()
+
+
+def test_a_banned_users_stream_closes(asgi_server, alice, bob, make_user):
+    from moderation.actions import suspend_user
+
+    moderator = make_user("mod", is_staff=True)
+    match = start_match(alice, [bob])
+    reader = StreamReader(asgi_server, f"/live/match/{match.pk}/", bob)
+    me = StreamReader(asgi_server, "/live/me/", bob)
+    reader.next()
+    me.next()
+    banned_at = time.monotonic()
+    suspend_user(moderator, bob, None, "bots", "spam")  # a ban, from this (another) process
+    for stream in (reader, me):
+        event = stream.next()
+        while event is not None and event["event"] != "close":
+            event = stream.next()  # a last revision or count may come first (the seat went to a bot)
+        assert event is not None and event["event"] == "close"
+        assert event["at"] - banned_at < 5.0  # the event, not the 10 s heartbeat
+        assert stream.next() is None  # and the server ended the stream
+
+
+def test_without_redis_the_watcher_hears_another_process(transactional_db, alice, bob, settings):
+    """`make run` without Redis: the worker (here: this test process) changes a match; the server's
+    watcher reads the revision once a second and the stream hears of it."""
+    from games import actions
+
+    settings.LIVE_REDIS_URL = ""
+    broadcast.reset_broadcaster()
+    process, port, folder = start_server({}, heartbeat_s=10)
+    try:
+        match = start_match(alice, [bob])
+        mover = user_to_act(match)
+        other = bob if mover.user == alice else alice
+        reader = StreamReader(port, f"/live/match/{match.pk}/", other)
+        assert reader.next()["data"] == {"revision": match.revision}
+        actions.do_move(match.pk, mover.user, match.version, first_legal(match, mover.number))
+        match.refresh_from_db()
+        assert reader.next(timeout=4.0)["data"] == {"revision": match.revision}
+        reader.close()
+    finally:
+        stop_server(process, folder)
+        broadcast.reset_broadcaster()

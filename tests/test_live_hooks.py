@@ -1,0 +1,106 @@
+"""live.hooks: what publishes the live events, after commit and only then."""
+
+from __future__ import annotations
+
+import pytest
+
+from live import hooks
+from tests.helpers import first_legal, play_first_move, start_match, user_to_act
+
+
+@pytest.fixture
+def published(monkeypatch):
+    sent: list[tuple] = []
+    monkeypatch.setattr(hooks, "publish_match", lambda match_id, revision: sent.append(("match", match_id, revision)))
+    monkeypatch.setattr(hooks, "publish_user", lambda user_id, kind, **data: sent.append((kind, user_id, data)))
+    monkeypatch.setattr(hooks, "publish_lobby", lambda: sent.append(("lobby",)))
+    return sent
+
+
+@pytest.mark.django_db
+def test_a_move_publishes_its_revision_and_the_players_turns_after_commit(
+    alice, bob, published, django_capture_on_commit_callbacks, client_for
+):
+    from tests.helpers import post_move
+
+    match = start_match(alice, [bob])
+    published.clear()
+    seat = user_to_act(match)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = post_move(client_for(seat.user), match, first_legal(match, seat.number))
+        assert response.status_code in (200, 302)
+    assert published == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    match.refresh_from_db()
+    assert ("match", match.pk, match.revision) in published
+    assert {p[1] for p in published if p[0] == "turns"} == {alice.pk, bob.pk}
+    assert ("lobby",) not in published  # a move in a running match does not change the lobby
+
+
+@pytest.mark.django_db
+def test_an_open_match_changes_the_lobby(alice, published, django_capture_on_commit_callbacks):
+    from games import actions
+    from games.actions import SeatSpec
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    assert ("lobby",) in published
+    assert ("match", match.pk, match.revision) in published
+
+
+@pytest.mark.django_db
+def test_a_notification_rings_its_readers_bell(alice, bob, published, django_capture_on_commit_callbacks):
+    from notifications.models import Kind, Notification
+
+    match = start_match(alice, [bob])
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        row = Notification.objects.create(kind=Kind.CHAT, match=match, recipient=bob, turn=1)
+    assert published == [("bell", bob.pk, {})]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        row.status = Notification.Status.SENT
+        row.save(update_fields=["status"])  # the mail went out: the bell's count is the same
+    assert published == []
+
+
+@pytest.mark.django_db
+def test_a_ban_and_a_logout_close_streams(alice, published, django_capture_on_commit_callbacks, client_for):
+    client = client_for(alice)
+    key = client.cookies["sessionid"].value
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/accounts/logout/")
+    assert published == [("close", alice.pk, {"session": hooks.session_tag(key)})]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.is_active = False
+        alice.save(update_fields=["is_active"])
+    assert published == [("close", alice.pk, {})]
+
+
+def test_session_tags_hide_the_key():
+    tag = hooks.session_tag("abc")
+    assert tag and "abc" not in tag and tag == hooks.session_tag("abc") != hooks.session_tag("abd")
+    assert hooks.session_tag(None) == ""
+
+
+@pytest.mark.django_db
+def test_a_bots_move_publishes_too(alice, published, django_capture_on_commit_callbacks):
+    """A bot's move (the worker's, in production) goes through the same save: it is heard as well."""
+    from games import actions
+
+    match = start_match(alice, ["random"])
+    if user_to_act(match).user_id == alice.pk:
+        match = play_first_move(match)
+    bot = user_to_act(match)
+    assert bot.is_bot
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        actions.do_bot_move(match.pk, bot.number, match.version, first_legal(match, bot.number))
+    ours = [c for c in callbacks if getattr(c, "func", None) is hooks.announce_match]
+    assert len(ours) == 1
+    ours[0]()  # only the live hook's (the others would queue the next bot move and the emails)
+    match.refresh_from_db()
+    assert published[0] == ("match", match.pk, match.revision)
+    assert ("turns", alice.pk, {}) in published

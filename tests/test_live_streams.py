@@ -1,0 +1,265 @@
+"""The live streams' views (live/views.py) through Django's async test client, in-process broadcaster.
+
+Each test runs its coroutine with asgiref's async_to_sync, so the async ORM's queries run in the test's
+own thread and see its transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.test import AsyncClient
+
+from live import broadcast, limits
+from live.broadcast import publish_lobby, publish_match, publish_user
+from live.hooks import session_tag
+from tests.helpers import start_match
+
+
+@pytest.fixture(autouse=True)
+def in_process(settings):
+    settings.LIVE_REDIS_URL = ""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.3
+    broadcast.reset_broadcaster()
+    limits._local.clear()
+    yield
+    broadcast.reset_broadcaster()
+    limits._local.clear()
+
+
+class Reader:
+    """An open stream's events, parsed: {"event":..., "id":..., "data": {...}}, comments skipped.
+
+    A task reads the stream into a queue: a timeout while waiting must not cancel the stream itself
+    (cancelling an async generator's __anext__ ends the generator)."""
+
+    def __init__(self, response) -> None:
+        assert response.status_code == 200, response.status_code
+        assert response["Content-Type"] == "text/event-stream"
+        self.response = response
+        self.chunks = response.streaming_content
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.pump = asyncio.get_running_loop().create_task(self.read_all())
+        self.buffer = ""
+
+    async def read_all(self) -> None:
+        async for chunk in self.chunks:
+            await self.queue.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        await self.queue.put(None)
+
+    async def next_event(self, timeout: float = 2.0) -> dict | None:
+        """The next event, or None when the stream ended; TimeoutError after `timeout` without one
+        (heartbeat comments and the retry line do not count)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            while "\n\n" not in self.buffer:
+                left = deadline - asyncio.get_running_loop().time()
+                chunk = await asyncio.wait_for(self.queue.get(), max(left, 0.001))
+                if chunk is None:
+                    return None
+                self.buffer += chunk
+            block, self.buffer = self.buffer.split("\n\n", 1)
+            lines = [line for line in block.splitlines() if not line.startswith(":") and ": " in line]
+            fields = dict(line.split(": ", 1) for line in lines)
+            if "event" in fields:
+                return {"event": fields["event"], "id": fields.get("id"), "data": json.loads(fields["data"])}
+
+    async def nothing_for(self, seconds: float) -> bool:
+        try:
+            event = await self.next_event(seconds)
+        except TimeoutError:
+            return True
+        raise AssertionError(f"expected no event, got {event}")
+
+    async def close(self) -> None:
+        """What the server does when the client goes: cancel the stream, then close the response."""
+        self.pump.cancel()
+        try:
+            await self.pump
+        except asyncio.CancelledError:
+            pass
+        self.response.close()
+
+
+async def signed_in(user) -> AsyncClient:
+    client = AsyncClient()
+    await client.aforce_login(user)
+    return client
+
+
+def run(coroutine) -> None:
+    async def main() -> None:
+        await coroutine
+
+    async_to_sync(main)()
+
+
+@pytest.mark.django_db
+def test_refused_without_a_session_or_a_match(alice, bob):
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        assert (await AsyncClient().get(f"/live/match/{match.pk}/")).status_code == 403
+        assert (await AsyncClient().get("/live/me/")).status_code == 403
+        assert (await (await signed_in(alice)).get(f"/live/match/{match.pk + 999}/")).status_code == 404
+        assert (await (await signed_in(alice)).post(f"/live/match/{match.pk}/")).status_code == 405
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_a_board_hears_each_revision_once_and_only_revisions(alice, bob, carol):
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        for user in (bob, carol):  # a seat's player and a spectator hear the same
+            reader = Reader(await (await signed_in(user)).get(f"/live/match/{match.pk}/"))
+            assert await reader.next_event() == {
+                "event": "revision",
+                "id": str(match.revision),
+                "data": {"revision": match.revision},
+            }
+            publish_match(match.pk, match.revision + 1)
+            publish_match(match.pk, match.revision + 1)  # the same revision again: not sent twice
+            publish_match(match.pk, match.revision)  # an older one: not sent
+            publish_match(match.pk + 1, 99)  # another match's
+            nxt = match.revision + 1
+            assert await reader.next_event() == {"event": "revision", "id": str(nxt), "data": {"revision": nxt}}
+            assert await reader.nothing_for(0.5)
+            await reader.close()
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_reconnect_with_last_event_id_gets_only_what_it_missed(alice, bob):
+    match = start_match(alice, [bob])
+    current = match.revision
+
+    async def check() -> None:
+        client = await signed_in(bob)
+        up_to_date = Reader(await client.get(f"/live/match/{match.pk}/", headers={"Last-Event-ID": str(current)}))
+        assert await up_to_date.nothing_for(0.5)
+        await up_to_date.close()
+        behind = Reader(await client.get(f"/live/match/{match.pk}/", headers={"Last-Event-ID": str(current - 1)}))
+        assert (await behind.next_event())["data"] == {"revision": current}
+        await behind.close()
+        by_query = Reader(await client.get(f"/live/match/{match.pk}/?since={current - 1}"))
+        assert (await by_query.next_event())["id"] == str(current)
+        await by_query.close()
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_per_user_cap(alice, bob, settings):
+    settings.LIVE_MAX_STREAMS_PER_USER = 2
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        client = await signed_in(bob)
+        first = Reader(await client.get(f"/live/match/{match.pk}/"))
+        second = Reader(await client.get("/live/me/"))
+        refused = await client.get(f"/live/match/{match.pk}/")
+        assert refused.status_code == 429
+        assert refused["Retry-After"]
+        other = Reader(await (await signed_in(alice)).get(f"/live/match/{match.pk}/"))  # her own cap
+        await other.close()
+        await first.next_event()
+        await first.close()  # its slot is given back
+        third = Reader(await client.get(f"/live/match/{match.pk}/"))
+        await third.close()
+        await second.close()
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_logout_closes_that_sessions_streams_only(alice, bob):
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        leaving, staying = await signed_in(bob), await signed_in(bob)
+        gone = Reader(await leaving.get(f"/live/match/{match.pk}/"))
+        kept = Reader(await staying.get(f"/live/match/{match.pk}/"))
+        await gone.next_event()
+        await kept.next_event()
+        key = leaving.cookies["sessionid"].value
+        await leaving.post("/accounts/logout/")
+        assert await gone.next_event() == {"event": "close", "id": None, "data": {}}
+        assert await gone.next_event() is None  # the stream ended
+        assert await kept.nothing_for(0.8)  # heartbeats only: its session is alive
+        publish_user(bob.pk, "close", session=session_tag(key))  # a repeat of the same: still not ours
+        assert await kept.nothing_for(0.5)
+        await kept.close()
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_a_banned_users_stream_closes_at_the_next_heartbeat(alice, bob):
+    """Made inactive by a plain update (no signal, no event): the heartbeat's check still ends it."""
+    from accounts.models import User
+
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        reader = Reader(await (await signed_in(bob)).get(f"/live/match/{match.pk}/"))
+        await reader.next_event()
+        await User.objects.filter(pk=bob.pk).aupdate(is_active=False)
+        assert (await reader.next_event(timeout=2.0))["event"] == "close"
+        assert await reader.next_event() is None
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_me_stream_sends_counts_then_changes(alice, bob):
+    from notifications.models import Kind, Notification
+
+    match = start_match(alice, [bob])
+    to_act = match.seats.get(to_act=True).user
+
+    async def check() -> None:
+        reader = Reader(await (await signed_in(to_act)).get("/live/me/"))
+        assert await reader.next_event() == {"event": "turns", "id": None, "data": {"count": 1}}
+        unread = await Notification.objects.filter(recipient=to_act, read_at__isnull=True).acount()
+        assert await reader.next_event() == {"event": "bell", "id": None, "data": {"unread": unread}}
+        publish_user(to_act.pk, "turns")  # the count did not change: nothing sent
+        assert await reader.nothing_for(0.2)
+        await sync_to_async(Notification.objects.create)(kind=Kind.CHAT, match=match, recipient=to_act, turn=1)
+        publish_user(to_act.pk, "bell")
+        assert await reader.next_event() == {"event": "bell", "id": None, "data": {"unread": unread + 1}}
+        publish_lobby()
+        assert await reader.next_event() == {"event": "lobby", "id": None, "data": {}}
+        await reader.close()
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_close_events_end_at_once_a_sessions_or_all_streams(alice, bob, settings):
+    settings.LIVE_HEARTBEAT_SECONDS = 30  # nothing here waits for a heartbeat
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        one, two = await signed_in(bob), await signed_in(bob)
+        first = Reader(await one.get(f"/live/match/{match.pk}/"))
+        second = Reader(await two.get("/live/me/"))
+        third = Reader(await two.get(f"/live/match/{match.pk}/"))
+        await first.next_event()
+        await third.next_event()
+        for _ in range(2):
+            await second.next_event()
+        publish_user(bob.pk, "close", session=session_tag(one.cookies["sessionid"].value))  # a logout
+        assert (await first.next_event())["event"] == "close"
+        assert await first.next_event() is None
+        assert await second.nothing_for(0.3)
+        publish_user(bob.pk, "close")  # a ban: every stream of theirs
+        for reader in (second, third):
+            assert (await reader.next_event())["event"] == "close"
+            assert await reader.next_event() is None
+
+    run(check())
