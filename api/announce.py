@@ -1,6 +1,6 @@
 """What the API's account stream hears beyond the live layer's own events (live/hooks.py: a match's
-revision, "turns", "bell", "close"): a chat message for each of the match's other players, and a
-revoked token's "close". Published after commit, with ids only (live.broadcast.publish_user)."""
+revision, "turns", "bell", "close"): a chat message for each of the match's other players ("chat"),
+and a revoked token ("revoked"). Published after commit, with ids only (live.broadcast.publish_user)."""
 
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ def chat_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None
 
 
 def token_revoked(user_id: int, token_id: int) -> None:
-    """Called by ApiToken.revoke(): that token's open streams end at once."""
-    transaction.on_commit(partial(publish_user, user_id, "close", token=token_id), robust=True)
+    """Called by ApiToken.revoke(): that token's open streams end at once (a "revoked" event, not a
+    "close": the board's streams end on a "close" that names no session)."""
+    transaction.on_commit(partial(publish_user, user_id, "revoked", token=token_id), robust=True)
 
 
 def connect() -> None:

@@ -45,7 +45,7 @@ from api.models import READ, ApiToken
 from api.schemas import MAX_ID
 from api.shared import ERRORS, MatchId
 from games.models import Match, Seat
-from live import broadcast
+from live import broadcast, limits
 from live.hooks import session_tag
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,9 @@ router = Router(tags=["streams"])
 NDJSON = "application/x-ndjson"
 BEAT = "beat"  # the heartbeat's wake-up, delivered to each stream's subscription by Streams
 CHAT = "chat"  # a user event added for the account stream: a new message in one of my matches
+# A user event added for the API: a token was revoked (its own kind, so that the board's streams,
+# which end on any "close" without a session, go on).
+REVOKED = "revoked"
 
 
 class StreamSession(SessionAuth):
@@ -89,6 +92,7 @@ class Stream:
     missed: int = 0  # a newer revision the heartbeat's check read (a lost pub/sub message)
     account: dict[int, tuple[str, bool, bool]] = field(default_factory=dict)  # the account stream's view
     once: bool = False  # served by WSGI: what is now, then the end (a sync worker cannot hold a stream)
+    slot: str | None = None  # its place under the per-user cap (live.limits)
 
     def wake(self, kind: str) -> None:
         if self.subscription is not None:  # None until its body has subscribed
@@ -134,9 +138,6 @@ class Streams:
     def discard(self, stream: Stream) -> None:
         self.open.discard(stream)
 
-    def count(self, user_id: int) -> int:
-        return sum(1 for s in self.open if s.user_id == user_id)
-
     async def beat(self) -> None:
         while self.open:
             await asyncio.sleep(heartbeat_seconds())
@@ -155,6 +156,9 @@ class Streams:
             stream.ended = stream in gone
             stream.missed = current.get(stream.match_id or 0, 0)
             stream.wake(BEAT)
+        for stream in streams:  # one at a time: a burst would open as many Redis connections
+            if stream.slot is not None and not stream.ended:
+                await limits.renew(stream.user_id, stream.slot)
 
 
 _streams: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Streams] = weakref.WeakKeyDictionary()
@@ -169,14 +173,13 @@ def streams() -> Streams:
 
 
 def closes(stream: Stream, message: broadcast.Message) -> bool | None:
-    """A "close" event: True when it names this stream's session or token, None when it names
-    neither (a ban, another session: the database says)."""
-    if stream.session_key and message.data.get("session") == session_tag(stream.session_key):
-        return True
-    if stream.token_id is not None and message.data.get("token") == stream.token_id:
-        return True
-    if message.data.get("session") or message.data.get("token"):
-        return False  # another session's logout, another token's revocation
+    """A "close" (a logout, a ban) or a "revoked" (a token) event: True when it names this stream's
+    session or token, False when it names another, None when it names none (a ban: the database
+    says)."""
+    if message.kind == REVOKED:
+        return stream.token_id is not None and message.data.get("token") == stream.token_id
+    if message.data.get("session"):
+        return bool(stream.session_key) and message.data["session"] == session_tag(stream.session_key)
     return None
 
 
@@ -218,7 +221,7 @@ def account_changes(before: dict[int, tuple[str, bool, bool]], now: dict[int, tu
 def unread_count(user_id: int) -> int:
     from notifications.models import Notification
 
-    return Notification.objects.filter(recipient_id=user_id, read_at__isnull=True, deleted_at__isnull=True).count()
+    return Notification.objects.filter(recipient_id=user_id, read_at__isnull=True).count()  # the bell's count
 
 
 async def account_lines(stream: Stream) -> list[dict]:
@@ -245,7 +248,7 @@ async def heard(stream: Stream, message: broadcast.Message) -> list[dict] | None
         if stream.match_id is not None and stream.missed > stream.revision:
             lines.append(revision_line(stream, stream.missed))
         return [*lines, {}]  # {}: the heartbeat's empty line
-    if message.kind == "close":
+    if message.kind in ("close", REVOKED):
         verdict = closes(stream, message)
         if verdict is None:
             verdict = bool(await sync_to_async(ended)([stream]))
@@ -303,10 +306,13 @@ async def body(stream: Stream, first: Callable[[Stream], Awaitable[list[dict]]])
                     yield encoded(line) if line else b"\n"
     finally:
         registry.discard(stream)
+        if stream.slot is not None:
+            limits.release(stream.user_id, stream.slot)
 
 
-def stream_for(request: HttpRequest, match_id: int | None = None) -> Stream:
-    """A stream of the request's user, by its token or its session; 429 past the per-user cap."""
+async def stream_for(request: HttpRequest, match_id: int | None = None) -> Stream:
+    """A stream of the request's user, by its token or its session; 429 past the per-user cap
+    (live.limits: the board's streams and the API's count together)."""
     token = getattr(request, "api_token", None)
     stream = Stream(
         user_id=request.auth.pk,
@@ -317,8 +323,9 @@ def stream_for(request: HttpRequest, match_id: int | None = None) -> Stream:
     )
     if stream.once:
         log.warning("api streams: %s served by WSGI: answered with what is now; serve it with ASGI", request.path)
-    cap = int(getattr(settings, "LIVE_MAX_STREAMS_PER_USER", 8))
-    if streams().count(stream.user_id) >= cap:
+    stream.slot = await limits.claim(stream.user_id)
+    if stream.slot is None:
+        cap = settings.LIVE_MAX_STREAMS_PER_USER
         raise HttpError(429, f"At most {cap} open streams per account: close one first.")
     return stream
 
@@ -356,7 +363,7 @@ async def match_stream(
 ):
     if match_id not in await sync_to_async(revisions_of)({match_id}):
         raise HttpError(404, "There is no such match.")
-    stream = stream_for(request, match_id)
+    stream = await stream_for(request, match_id)
     stream.revision = since if since is not None else -1
 
     async def first(stream: Stream) -> list[dict]:
@@ -376,7 +383,7 @@ async def match_stream(
     openapi_extra=NDJSON_ANSWER,
 )
 async def event_stream(request: HttpRequest):
-    stream = stream_for(request)
+    stream = await stream_for(request)
     return respond(stream, account_lines)
 
 
