@@ -31,7 +31,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 
 bench: install
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 # The bots' round robin (issue 14): LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
 ladder: install
