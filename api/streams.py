@@ -19,19 +19,21 @@ queries a heartbeat, whatever the number of streams).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
@@ -49,6 +51,7 @@ from live import broadcast, limits
 from live.hooks import session_tag
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 router = Router(tags=["streams"])
 NDJSON = "application/x-ndjson"
 BEAT = "beat"  # the heartbeat's wake-up, delivered to each stream's subscription by Streams
@@ -71,6 +74,29 @@ class StreamSession(SessionAuth):
 
 
 STREAM_AUTH = [TokenAuth(READ), StreamSession()]
+
+
+def outside_the_request() -> contextvars.Context:
+    """This context without the request's ThreadSensitiveContext (Django's ASGI handler gives each
+    request one: a thread of its own, for as long as the request, here the stream)."""
+    context = contextvars.copy_context()
+    context.run(SyncToAsync.thread_sensitive_context.set, None)
+    return context
+
+
+async def db(function: Callable[..., T], *args: Any) -> T:
+    """Run a stream's database work off the event loop, on the server process's one thread for it:
+    not the request's own thread, which would hold a database connection for as long as the stream
+    is open, one per stream. (Under a sync caller, a test's or WSGI's, its thread as before.)"""
+    return await asyncio.get_running_loop().create_task(sync_to_async(function)(*args), context=outside_the_request())
+
+
+def release_connection() -> None:
+    """Close the request thread's database connection (its authentication used it): the stream
+    keeps the thread until it ends, and must not keep a connection with it. Not inside a
+    transaction (a test's)."""
+    if not connection.in_atomic_block:
+        connection.close()
 
 
 def heartbeat_seconds() -> float:
@@ -133,7 +159,8 @@ class Streams:
     def add(self, stream: Stream) -> None:
         self.open.add(stream)
         if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self.beat())
+            # A fresh context: not the first stream's request's, which ends (and takes its thread) first.
+            self.task = asyncio.get_running_loop().create_task(self.beat(), context=outside_the_request())
 
     def discard(self, stream: Stream) -> None:
         self.open.discard(stream)
@@ -149,9 +176,9 @@ class Streams:
                     stream.wake(BEAT)
 
     async def check(self, streams: list[Stream]) -> None:
-        gone = await sync_to_async(ended)(streams)
+        gone = await db(ended, streams)
         watched = {s.match_id for s in streams if s.match_id is not None and s not in gone}
-        current = await sync_to_async(revisions_of)(watched) if watched else {}
+        current = await db(revisions_of, watched) if watched else {}
         for stream in streams:
             stream.ended = stream in gone
             stream.missed = current.get(stream.match_id or 0, 0)
@@ -225,7 +252,7 @@ def unread_count(user_id: int) -> int:
 
 
 async def account_lines(stream: Stream) -> list[dict]:
-    now = await sync_to_async(account_now)(stream.user_id, set(stream.account))
+    now = await db(account_now, stream.user_id, set(stream.account))
     lines = account_changes(stream.account, now)
     # What the stream need not remember: matches over, and cancelled ones.
     stream.account = {pk: v for pk, v in now.items() if v[0] in (Match.Status.OPEN, Match.Status.ACTIVE)}
@@ -251,7 +278,7 @@ async def heard(stream: Stream, message: broadcast.Message) -> list[dict] | None
     if message.kind in ("close", REVOKED):
         verdict = closes(stream, message)
         if verdict is None:
-            verdict = bool(await sync_to_async(ended)([stream]))
+            verdict = bool(await db(ended, [stream]))
         return None if verdict else []
     if stream.match_id is not None:
         return await heard_match(stream, message)
@@ -265,7 +292,7 @@ def revision_line(stream: Stream, revision: int) -> dict:
 
 async def heard_match(stream: Stream, message: broadcast.Message) -> list[dict]:
     if message.kind == broadcast.RESYNC:
-        revision = (await sync_to_async(revisions_of)({stream.match_id})).get(stream.match_id, 0)
+        revision = (await db(revisions_of, {stream.match_id})).get(stream.match_id, 0)
     elif message.kind == broadcast.REVISION:
         revision = int(message.data.get("revision", 0))
     else:
@@ -277,7 +304,7 @@ async def heard_account(stream: Stream, message: broadcast.Message) -> list[dict
     if message.kind in ("turns", broadcast.RESYNC):
         return await account_lines(stream)
     if message.kind == "bell":
-        return [{"type": "inbox", "unread": await sync_to_async(unread_count)(stream.user_id)}]
+        return [{"type": "inbox", "unread": await db(unread_count, stream.user_id)}]
     if message.kind == CHAT:
         return [{"type": "chat", "match": int(message.data.get("match", 0))}]
     return []  # the lobby's events are the pages'
@@ -287,6 +314,7 @@ async def body(stream: Stream, first: Callable[[Stream], Awaitable[list[dict]]])
     """The stream's lines: what `first` reads once subscribed (so no change slips between the two),
     then what it hears, until it ends or the client goes away (the ASGI handler then cancels this
     generator; the subscription ends with it)."""
+    await sync_to_async(release_connection)()
     registry = streams()
     registry.add(stream)
     try:
@@ -361,13 +389,13 @@ async def match_stream(
     match_id: MatchId,
     since: Annotated[int | None, Query(ge=0, le=MAX_ID, description="The last revision I saw")] = None,
 ):
-    if match_id not in await sync_to_async(revisions_of)({match_id}):
+    if match_id not in await db(revisions_of, {match_id}):
         raise HttpError(404, "There is no such match.")
     stream = await stream_for(request, match_id)
     stream.revision = since if since is not None else -1
 
     async def first(stream: Stream) -> list[dict]:
-        current = (await sync_to_async(revisions_of)({match_id})).get(match_id, 0)
+        current = (await db(revisions_of, {match_id})).get(match_id, 0)
         return [revision_line(stream, current)] if current > stream.revision else []
 
     return respond(stream, first)
@@ -397,9 +425,10 @@ async def long_poll(
     """The long poll's body: subscribed to the match's channel, it reads the match, and again at each
     message on it (or every DIZZY_API_POLL_INTERVAL seconds, in case one was lost), until the
     revision passes `since` or the deadline comes; then the answer, as JSON."""
+    await sync_to_async(release_connection)()
     async with broadcast.listen([broadcast.match_channel(match_id)]) as subscription:
         while True:
-            row = await sync_to_async(read)(match_id)
+            row = await db(read, match_id)
             left = deadline - time.monotonic()
             if row is None or row[0] > since or left <= 0:
                 break
