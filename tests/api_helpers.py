@@ -32,6 +32,8 @@ def body_of(response) -> bytes:
     """A response's whole body, also a streaming one whose content is async (a long poll that waited)."""
     if not response.streaming:
         return response.content
+    if not response.is_async:
+        return b"".join(response.streaming_content)
 
     async def collect() -> bytes:
         return b"".join([part async for part in response.streaming_content])
