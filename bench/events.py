@@ -148,6 +148,9 @@ def start_uvicorn(env: dict[str, str], port: int, workers: int, log_path: Path) 
     log = open(log_path, "wb")
     command = [sys.executable, "-m", "uvicorn", "dizzysite.asgi:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+    # No persistent connections under ASGI (Django's advice): a request's thread ends with the request,
+    # and a connection it kept would linger until collected.
+    env = {**env, "DATABASE_CONN_MAX_AGE": "0"}
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
     deadline = time.monotonic() + 30
