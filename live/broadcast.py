@@ -7,6 +7,9 @@ cheap and never raise: a lost event only means a board falls back to its poll):
 
     publish_match(match_id, revision)       # "match <id> is now at revision N": nothing else, ever
     publish_user(user_id, kind, **data)     # kind: USER_KINDS ("bell", "turns", "lobby", "close", ...)
+                                            # "close": no data = all the user's streams (a ban);
+                                            # session=<live.hooks.session_tag> = that session's;
+                                            # any other key (token=...) = only streams that know it
     publish_lobby()                         # the lobby's open seats changed (every /live/me/ hears it)
 
 Events carry revisions, kinds, counts and ids only, never a board or a message: the receiver reads
@@ -40,49 +43,28 @@ Backends (get_broadcaster() picks one per process, from settings.LIVE_REDIS_URL)
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
+from live.channels import (  # noqa: F401 (re-exported: the interface above names them here)
+    LOBBY_CHANNEL,
+    MATCH,
+    RESYNC,
+    REVISION,
+    USER,
+    USER_KINDS,
+    Message,
+    match_channel,
+    user_channel,
+)
+
 log = logging.getLogger(__name__)
-
-MATCH = "match"
-USER = "user"
-LOBBY_CHANNEL = "lobby"
-REVISION = "revision"  # a match message's kind
-RESYNC = "resync"  # events may have been lost: re-read
-# What a user event says changed; the stream computes that user's own counts when it hears one.
-USER_KINDS = ("bell", "turns", "lobby", "close")
 QUEUE_SIZE = 256  # a subscriber this far behind is told to RESYNC instead
-
-
-def match_channel(match_id: int) -> str:
-    return f"{MATCH}:{int(match_id)}"
-
-
-def user_channel(user_id: int) -> str:
-    return f"{USER}:{int(user_id)}"
-
-
-@dataclass(frozen=True)
-class Message:
-    channel: str
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def encode(self) -> str:
-        return json.dumps({"c": self.channel, "k": self.kind, "d": self.data}, separators=(",", ":"))
-
-    @classmethod
-    def decode(cls, raw: str | bytes) -> Message:
-        value = json.loads(raw)
-        return cls(channel=str(value["c"]), kind=str(value["k"]), data=dict(value.get("d") or {}))
 
 
 class Subscription:
@@ -182,21 +164,24 @@ class InProcessBroadcaster(Broadcaster):
         self.dispatch(message)
 
     async def start(self) -> None:
-        if self._watcher is None or self._watcher.done():
+        loop = asyncio.get_running_loop()
+        if self._watcher is None or self._watcher.done() or self._watcher.get_loop() is not loop:
             from live.watcher import watch
 
-            self._watcher = asyncio.get_running_loop().create_task(watch(self))
+            self._watcher = loop.create_task(watch(self))
 
 
 class RedisBroadcaster(Broadcaster):
     """One pattern subscription per process on Redis; sync PUBLISH for the senders."""
 
     RETRY_S = 1.0
+    CONNECT_WAIT_S = 5.0  # how long a new listener waits for the process's pub/sub connection
 
     def __init__(self, url: str, prefix: str) -> None:
         super().__init__()
         self.url = url
         self.prefix = prefix
+        self.reader_name = "dizzysite-live-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-")
         self._sync_client: Any = None
         self._reader: asyncio.Task | None = None
         self._reader_loop: asyncio.AbstractEventLoop | None = None
@@ -219,14 +204,18 @@ class RedisBroadcaster(Broadcaster):
             self.connected = asyncio.Event()
             self._reader_loop = loop
             self._reader = loop.create_task(self._read_forever())
-        await asyncio.wait_for(self.connected.wait(), 5.0)
+        await asyncio.wait_for(self.connected.wait(), self.CONNECT_WAIT_S)
 
     async def _read_forever(self) -> None:
         import redis.asyncio as aioredis
 
         first = True
         while True:
-            client = aioredis.Redis.from_url(self.url)
+            # Keepalives and health checks: a connection dropped silently (a NAT, a failover) is
+            # noticed and made again, instead of a process that hears nothing from then on.
+            client = aioredis.Redis.from_url(
+                self.url, socket_keepalive=True, health_check_interval=15, client_name=self.reader_name
+            )
             try:
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.psubscribe(self.prefix + "*")
@@ -245,8 +234,10 @@ class RedisBroadcaster(Broadcaster):
             await asyncio.sleep(self.RETRY_S)
 
     async def _pump(self, pubsub: Any) -> None:
-        async for raw in pubsub.listen():
-            if raw.get("type") != "pmessage":
+        while True:
+            # A bounded wait, not listen(): each call lets redis-py ping a quiet connection.
+            raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+            if raw is None or raw.get("type") != "pmessage":
                 continue
             channel = raw["channel"].decode() if isinstance(raw["channel"], bytes) else raw["channel"]
             try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 import uuid
 import weakref
@@ -28,6 +29,7 @@ def slot_seconds() -> float:
 
 
 _local: dict[int, dict[str, float]] = {}
+_local_lock = threading.Lock()
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
 
@@ -50,13 +52,14 @@ async def claim(user_id: int) -> str | None:
     limit = settings.LIVE_MAX_STREAMS_PER_USER
     redis = _redis()
     if redis is None:
-        slots = _local.setdefault(user_id, {})
-        for old in [t for t, expires in slots.items() if expires < now]:
-            del slots[old]
-        if len(slots) >= limit:
-            return None
-        slots[token] = now + slot_seconds()
-        return token
+        with _local_lock:
+            slots = _local.setdefault(user_id, {})
+            for old in [t for t, expires in slots.items() if expires < now]:
+                del slots[old]
+            if len(slots) >= limit:
+                return None
+            slots[token] = now + slot_seconds()
+            return token
     client, prefix = redis
     key = f"{prefix}streams:{user_id}"
     async with client.pipeline(transaction=True) as pipe:
@@ -75,7 +78,8 @@ async def renew(user_id: int, token: str) -> None:
     expires = time.time() + slot_seconds()
     redis = _redis()
     if redis is None:
-        _local.setdefault(user_id, {})[token] = expires
+        with _local_lock:
+            _local.setdefault(user_id, {})[token] = expires
         return
     client, prefix = redis
     key = f"{prefix}streams:{user_id}"
@@ -83,14 +87,28 @@ async def renew(user_id: int, token: str) -> None:
     await client.expire(key, int(slot_seconds()) + 1)
 
 
+async def arelease(user_id: int, token: str) -> None:
+    """Give the slot back from the event loop (a stream's end, or its client gone)."""
+    redis = _redis()
+    if redis is None:
+        release(user_id, token)
+        return
+    client, prefix = redis
+    try:
+        await client.zrem(f"{prefix}streams:{user_id}", token)
+    except Exception:  # Redis away: the slot expires by itself
+        log.warning("live: could not give a stream's slot back", exc_info=True)
+
+
 def release(user_id: int, token: str) -> None:
     """Give the slot back (sync: the response's close() calls it, in the web process's thread)."""
     broadcaster = get_broadcaster()
     if not isinstance(broadcaster, RedisBroadcaster):
-        slots = _local.get(user_id, {})
-        slots.pop(token, None)
-        if not slots:
-            _local.pop(user_id, None)
+        with _local_lock:  # the loop claims, a server thread may release (the response's close())
+            slots = _local.get(user_id, {})
+            slots.pop(token, None)
+            if not slots:
+                _local.pop(user_id, None)
         return
     try:
         broadcaster.sync_client().zrem(f"{broadcaster.prefix}streams:{user_id}", token)

@@ -16,10 +16,12 @@ it sooner). A user holds at most LIVE_MAX_STREAMS_PER_USER streams: one more get
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
@@ -30,12 +32,14 @@ from live.broadcast import (
     REVISION,
     Message,
     Subscription,
+    get_broadcaster,
     match_channel,
     subscribe,
     user_channel,
 )
 from live.hooks import session_tag
 
+log = logging.getLogger(__name__)
 RETRY_MS = 3000  # how long a browser waits before it reconnects
 
 
@@ -71,8 +75,10 @@ class Stream:
         """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
         if message.channel != user_channel(self.user_id) or message.kind != "close":
             return False
-        only = message.data.get("session")
-        return not only or only == session_tag(self.session_key)
+        if not message.data:  # a ban or a suspension: every stream of the user
+            return True
+        # One session's (a logout); a close naming something else (an API token) is not ours.
+        return message.data.get("session") == session_tag(self.session_key)
 
     async def heartbeat(self) -> str | None:
         """The heartbeat's comment, or None when the stream must end."""
@@ -84,22 +90,30 @@ class Stream:
     def release(self) -> None:
         limits.release(self.user_id, self.token)
 
+    async def arelease(self) -> None:
+        await limits.arelease(self.user_id, self.token)
+
 
 class EventStreamResponse(StreamingHttpResponse):
-    """An event stream that gives its slot back when the server closes it: at its end, a logout,
-    or the client gone (Django's ASGI handler cancels the stream, then closes the response)."""
+    """An event stream that gives its slot back when it ends: at its end, a logout, or the client
+    gone (Django's ASGI handler cancels the stream)."""
 
     def __init__(self, stream: Stream, events: AsyncIterator[str]) -> None:
-        super().__init__(self.with_retry(events), content_type="text/event-stream")
+        super().__init__(self.with_retry(stream, events), content_type="text/event-stream")
         self.stream = stream
         self["Cache-Control"] = "no-cache, no-store"
         self["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
 
     @staticmethod
-    async def with_retry(events: AsyncIterator[str]) -> AsyncIterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        async for chunk in events:
-            yield chunk
+    async def with_retry(stream: Stream, events: AsyncIterator[str]) -> AsyncIterator[str]:
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            async for chunk in events:
+                yield chunk
+        finally:
+            # A client that goes away cancels the stream, and Django then skips the response's
+            # close(): the slot is given back here (close() does it for the other ways out).
+            await stream.arelease()
 
     def close(self) -> None:
         try:
@@ -109,11 +123,20 @@ class EventStreamResponse(StreamingHttpResponse):
 
 
 async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpResponse | None]:
-    """The signed-in user and their new stream, or the response that refuses one (403, 429)."""
+    """The signed-in user and their new stream, or the response that refuses one (204, 403, 429, 503)."""
+    if not isinstance(request, ASGIRequest):
+        # Under WSGI the stream would be read to its end before anything is sent, which never comes,
+        # holding a worker thread: 204 tells an EventSource not to come back (the page polls).
+        return None, None, HttpResponse(status=204)
     user = await request.auser()
     if not user.is_authenticated:
         return user, None, HttpResponse("Log in to follow a match live.", status=403, content_type="text/plain")
-    token = await limits.claim(user.pk)
+    try:
+        await get_broadcaster().start()  # Redis reachable (or the in-process watcher running)
+        token = await limits.claim(user.pk)
+    except Exception:  # Redis away: the page keeps polling, as without JavaScript
+        log.warning("live: cannot open a stream", exc_info=True)
+        return user, None, HttpResponse("Live updates are down.", status=503, content_type="text/plain")
     if token is None:
         refused = HttpResponse("Too many open live streams.", status=429, content_type="text/plain")
         refused["Retry-After"] = str(settings.LIVE_HEARTBEAT_SECONDS)

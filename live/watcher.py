@@ -11,16 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.db.models import Count, Max, Q
 
-from live.broadcast import MATCH, REVISION, USER, Message, match_channel, user_channel
+from live.channels import MATCH, REVISION, USER, Message, match_channel, user_channel
 
-if TYPE_CHECKING:
-    from live.broadcast import Broadcaster
+
+class Watched(Protocol):
+    """What the watcher needs of live.broadcast.InProcessBroadcaster (not imported: it starts us)."""
+
+    def watched(self, kind: str) -> list[int]: ...
+
+    def dispatch(self, message: Message) -> None: ...
+
 
 log = logging.getLogger(__name__)
 WATCH_S = 1.0
@@ -78,7 +84,7 @@ def changes(
     return messages
 
 
-async def watch(broadcaster: Broadcaster) -> None:
+async def watch(broadcaster: Watched) -> None:
     """Run for the life of the process's event loop (started by the first listener)."""
     seen_matches: dict[int, int] = {}
     seen_users: dict[int, tuple[int, int, bool]] = {}

@@ -23,7 +23,8 @@ from live.broadcast import (
     user_channel,
 )
 from live.watcher import changes
-from tests.conftest import port_open, require
+from tests.conftest import require
+from tests.integration.conftest import port_open  # from dizzysite.netutil once merged with main
 
 REDIS_URL = "redis://127.0.0.1:6379/15"
 
@@ -114,6 +115,26 @@ def test_redis_keeps_prefixes_apart(on_redis, settings):
             publish_match(7, 3)
             assert await board.get(2) == Message("match:7", REVISION, {"revision": 3})
             assert await board.get(0.3) is None
+
+    asyncio.run(run())
+
+
+def test_redis_lost_and_back_tells_listeners_to_resync(on_redis):
+    """Messages published while the pub/sub connection was down are lost: when it is back, every
+    listener gets a RESYNC (a board then re-reads its revision), and later messages arrive again."""
+    import redis
+
+    async def run() -> None:
+        async with listen([match_channel(4)]) as board:
+            name = broadcast.get_broadcaster().reader_name
+            admin = redis.Redis.from_url(REDIS_URL)
+            ours = [c["id"] for c in admin.client_list() if c.get("name") == name]
+            assert len(ours) == 1
+            admin.client_kill_filter(_id=ours[0])  # this process's connection only
+            resync = await board.get(5)
+            assert resync == Message("match:4", RESYNC)
+            publish_match(4, 8)
+            assert await board.get(2) == Message("match:4", REVISION, {"revision": 8})
 
     asyncio.run(run())
 

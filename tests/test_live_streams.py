@@ -6,7 +6,7 @@ own thread and see its transaction."""
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -16,6 +16,7 @@ from live import broadcast, limits
 from live.broadcast import publish_lobby, publish_match, publish_user
 from live.hooks import session_tag
 from tests.helpers import start_match
+from tests.live_surfaces import Reader
 
 
 @pytest.fixture(autouse=True)
@@ -27,60 +28,6 @@ def in_process(settings):
     yield
     broadcast.reset_broadcaster()
     limits._local.clear()
-
-
-class Reader:
-    """An open stream's events, parsed: {"event":..., "id":..., "data": {...}}, comments skipped.
-
-    A task reads the stream into a queue: a timeout while waiting must not cancel the stream itself
-    (cancelling an async generator's __anext__ ends the generator)."""
-
-    def __init__(self, response) -> None:
-        assert response.status_code == 200, response.status_code
-        assert response["Content-Type"] == "text/event-stream"
-        self.response = response
-        self.chunks = response.streaming_content
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.pump = asyncio.get_running_loop().create_task(self.read_all())
-        self.buffer = ""
-
-    async def read_all(self) -> None:
-        async for chunk in self.chunks:
-            await self.queue.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        await self.queue.put(None)
-
-    async def next_event(self, timeout: float = 2.0) -> dict | None:
-        """The next event, or None when the stream ended; TimeoutError after `timeout` without one
-        (heartbeat comments and the retry line do not count)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            while "\n\n" not in self.buffer:
-                left = deadline - asyncio.get_running_loop().time()
-                chunk = await asyncio.wait_for(self.queue.get(), max(left, 0.001))
-                if chunk is None:
-                    return None
-                self.buffer += chunk
-            block, self.buffer = self.buffer.split("\n\n", 1)
-            lines = [line for line in block.splitlines() if not line.startswith(":") and ": " in line]
-            fields = dict(line.split(": ", 1) for line in lines)
-            if "event" in fields:
-                return {"event": fields["event"], "id": fields.get("id"), "data": json.loads(fields["data"])}
-
-    async def nothing_for(self, seconds: float) -> bool:
-        try:
-            event = await self.next_event(seconds)
-        except TimeoutError:
-            return True
-        raise AssertionError(f"expected no event, got {event}")
-
-    async def close(self) -> None:
-        """What the server does when the client goes: cancel the stream, then close the response."""
-        self.pump.cancel()
-        try:
-            await self.pump
-        except asyncio.CancelledError:
-            pass
-        self.response.close()
 
 
 async def signed_in(user) -> AsyncClient:
@@ -107,6 +54,14 @@ def test_refused_without_a_session_or_a_match(alice, bob):
         assert (await (await signed_in(alice)).post(f"/live/match/{match.pk}/")).status_code == 405
 
     run(check())
+
+
+@pytest.mark.django_db
+def test_under_wsgi_a_stream_is_refused_with_204(alice, bob, client_for):
+    """WSGI would read the endless stream to its end before sending anything: 204 stops an EventSource."""
+    match = start_match(alice, [bob])
+    assert client_for(bob).get(f"/live/match/{match.pk}/").status_code == 204
+    assert client_for(bob).get("/live/me/").status_code == 204
 
 
 @pytest.mark.django_db
@@ -257,9 +212,47 @@ def test_close_events_end_at_once_a_sessions_or_all_streams(alice, bob, settings
         assert (await first.next_event())["event"] == "close"
         assert await first.next_event() is None
         assert await second.nothing_for(0.3)
+        publish_user(bob.pk, "close", token="a1b2")  # an API token revoked: not a session's stream
+        assert await second.nothing_for(0.3)
         publish_user(bob.pk, "close")  # a ban: every stream of theirs
         for reader in (second, third):
             assert (await reader.next_event())["event"] == "close"
             assert await reader.next_event() is None
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_without_its_redis_a_stream_is_refused_with_503(alice, bob, settings, monkeypatch):
+    """The page then keeps its interval poll: an EventSource does not retry after a 503."""
+    settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    broadcast.reset_broadcaster()
+    monkeypatch.setattr(broadcast.RedisBroadcaster, "CONNECT_WAIT_S", 0.5)
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        response = await (await signed_in(bob)).get(f"/live/match/{match.pk}/")
+        assert response.status_code == 503
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_a_client_gone_gives_its_slot_back(alice, bob, settings):
+    """Django's ASGI handler cancels a stream whose client went away and does not close the response:
+    the slot must come back all the same, or a few reloads of a board would reach the cap."""
+    settings.LIVE_MAX_STREAMS_PER_USER = 1
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        client = await signed_in(bob)
+        for _ in range(3):
+            reader = Reader(await client.get(f"/live/match/{match.pk}/"))
+            await reader.next_event()
+            reader.pump.cancel()  # the disconnect: the stream is cancelled, close() never called
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader.pump
+            await reader.chunks.aclose()
+        assert limits._local == {}
 
     run(check())

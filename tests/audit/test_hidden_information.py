@@ -34,6 +34,7 @@ from notifications.models import Kind, Notification
 from notifications.tasks import email_context
 from push.payloads import push_payload
 from tests.api_surfaces import api_surfaces
+from tests.live_surfaces import live_surfaces
 
 pytestmark = [pytest.mark.audit, pytest.mark.django_db]
 
@@ -101,6 +102,7 @@ class Audit:
             normalised(c.get(url + "replay/").content.decode()),
             *api_surfaces(c, self.match.pk),  # issue 18: every API response and the calendar feed
             *self.inbox(c),  # issue 17
+            *live_surfaces(c, self.match.pk),  # issue 25: what the live streams send at once
         ]
 
     def inbox(self, c: Client) -> list[str]:

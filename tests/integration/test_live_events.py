@@ -7,76 +7,20 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import queue
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
 from live import broadcast
-from tests.conftest import port_open, require
+from tests.asgi_server import session_cookie, start_server, stop_server
+from tests.conftest import require
 from tests.helpers import first_legal, start_match, user_to_act
-from tests.integration.conftest import REDIS_URL, ROOT, free_port, wait_for
+from tests.integration.conftest import REDIS_URL, port_open, wait_for
 
 pytestmark = pytest.mark.integration
-
-
-def database_url() -> str:
-    from django.db import connection
-
-    db = connection.settings_dict
-    if db["ENGINE"] != "django.db.backends.postgresql":
-        require(False, "the live integration tests need PostgreSQL (the server is another process)")
-    return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def start_server(extra_env: dict[str, str], heartbeat_s: int) -> tuple[subprocess.Popen, int, Path]:
-    folder = Path(tempfile.mkdtemp(prefix="dizzy-live-"))
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_", "DATABASE_", "LIVE_"))}
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "dizzysite.settings",
-            "DEBUG": "true",
-            "DATABASE_URL": database_url(),
-            "DATABASE_CONN_MAX_AGE": "0",
-            "DIZZY_VAR_DIR": str(folder),
-            "CACHE_URL": "",
-            "LIVE_HEARTBEAT_SECONDS": str(heartbeat_s),
-            **extra_env,
-        }
-    )
-    log = folder / "uvicorn.log"
-    command = [sys.executable, "-m", "uvicorn", "dizzysite.asgi:application", "--host", "127.0.0.1"]
-    process = subprocess.Popen(
-        [*command, "--port", str(port), "--timeout-graceful-shutdown", "1"],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    wait_for(lambda: port_open("127.0.0.1", port), 60, 0.2, "uvicorn to listen")
-    return process, port, folder
-
-
-def stop_server(process: subprocess.Popen, folder: Path) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-    print(f"--- uvicorn's log (end)\n{(folder / 'uvicorn.log').read_text(errors='replace')[-3000:]}")
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
@@ -95,14 +39,6 @@ def asgi_server(transactional_db, redis_channels):
     process, port, folder = start_server(redis_channels, heartbeat_s=10)
     yield port
     stop_server(process, folder)
-
-
-def session_cookie(user) -> str:
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
 
 
 class StreamReader:
@@ -189,7 +125,7 @@ def test_a_move_reaches_the_other_seat_and_a_spectator(asgi_server, alice, bob, 
         reader.close()
 
 
-def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, alice, bob):
+def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, redis_channels, alice, bob):
     match = start_match(alice, [bob])
     mover = user_to_act(match).user
     other = bob if mover == alice else alice
@@ -202,6 +138,12 @@ def test_a_reconnect_with_the_last_id_gets_the_missed_event(asgi_server, alice, 
     event = again.next()
     assert event["id"] == str(match.revision) and int(event["id"]) > int(last_id)
     again.close()
+    # The client went away twice: the server gave both slots of the per-user cap back at once.
+    import redis
+
+    slots = redis.Redis.from_url(REDIS_URL)
+    key = f"{redis_channels['LIVE_CHANNEL_PREFIX']}streams:{other.pk}"
+    wait_for(lambda: slots.zcard(key) == 0, 5, 0.1, "the stream slots to be given back")
 
 
 def test_a_banned_users_stream_closes(asgi_server, alice, bob, make_user):

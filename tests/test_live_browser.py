@@ -1,0 +1,112 @@
+"""Two browsers on one match, served by a real uvicorn (the live streams are async views): a move in one
+appears in the other within a second, fetched because the stream said so and not by a timer, and
+the waiting player's focus stays on the board."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Seat
+from tests.asgi_server import session_cookie, start_server, stop_server
+from tests.helpers import start_match, user_to_act
+from tests.test_browser import CHROMIUM_ARGS, take_one_action
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser(chromium_path, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread
+    from django.db import connections
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+        # The test's queries ran inside Playwright's loop, on connections of their own: closed here,
+        # or the test database could not be dropped at the end of the run.
+        connections.close_all()
+
+
+@pytest.fixture
+def asgi_site():
+    """uvicorn without Redis (make run's way: the in-process broadcaster), polling every second,
+    so that an interval poll would certainly show up in the test's window if it were not skipped."""
+    process, port, folder = start_server({"DIZZY_POLL_SECONDS": "1"}, heartbeat_s=15)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(process, folder)
+
+
+def page_for(browser, base: str, user):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": session_cookie(user), "url": base}])
+    return context.new_page()
+
+
+def test_a_move_reaches_the_other_browser_by_the_stream(browser, asgi_site, alice, bob):
+    match = start_match(alice, [bob])
+    mover_user = user_to_act(match).user
+    waiter_user = bob if mover_user == alice else alice
+    mover, waiter = page_for(browser, asgi_site, mover_user), page_for(browser, asgi_site, waiter_user)
+    url = f"{asgi_site}/matches/{match.pk}/"
+    for page in (mover, waiter):
+        page.goto(url)
+        page.wait_for_function("() => document.documentElement.dataset.live === 'open'", timeout=5000)
+
+    board_requests: list[dict] = []
+    waiter.on(
+        "request",
+        lambda r: board_requests.append(r.headers) if f"/matches/{match.pk}/?since=" in r.url else None,
+    )
+    waiter.focus("#board")  # the waiting player is on the board (keyboard or screen reader)
+    time.sleep(2.5)  # two interval polls' time: none goes out while the stream is open
+    assert board_requests == []
+
+    revision = waiter.locator("#board").get_attribute("data-revision")
+    assert waiter.locator("#turn-count").get_attribute("data-count") == "0"  # not the waiter's turn yet
+    assert take_one_action(mover)
+    moved = time.monotonic()
+    waiter.wait_for_function("r => document.getElementById('board').dataset.revision !== r", arg=revision, timeout=1000)
+    assert time.monotonic() - moved < 1.0
+    match.refresh_from_db()
+    assert waiter.locator("#board").get_attribute("data-revision") == str(match.revision)
+    assert board_requests and all(h.get("x-dizzy-live") == "1" for h in board_requests), board_requests
+    assert waiter.evaluate("document.activeElement && document.activeElement.id") == "board"
+    # The header's turn count follows the user's own stream ("turns"), without its 30 s poll: the
+    # mover plays on until the turn passes to the waiter (a Solitaire Chess turn may take several moves).
+    for _ in range(20):
+        if Seat.objects.filter(user=waiter_user, to_act=True).exists():
+            break
+        version = mover.locator("input[name=version]").input_value()
+        assert take_one_action(mover)
+        mover.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
+    assert Seat.objects.filter(user=waiter_user, to_act=True).exists()
+    waiter.wait_for_function("() => document.getElementById('turn-count').dataset.count === '1'", timeout=2000)
+
+
+def test_without_a_stream_the_board_polls_as_before(browser, alice, bob):
+    """Every stream refused (a cap of 0: as a user over the cap, or a proxy that will not pass them):
+    the interval poll carries the move, as it did before the live events."""
+    process, port, folder = start_server({"DIZZY_POLL_SECONDS": "1", "LIVE_MAX_STREAMS_PER_USER": "0"}, 15)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        match = start_match(alice, [bob])
+        mover_user = user_to_act(match).user
+        waiter_user = bob if mover_user == alice else alice
+        mover, waiter = page_for(browser, base, mover_user), page_for(browser, base, waiter_user)
+        refused: list[int] = []
+        waiter.on("response", lambda r: refused.append(r.status) if "/live/" in r.url else None)
+        for page in (mover, waiter):
+            page.goto(f"{base}/matches/{match.pk}/")
+        waiter.wait_for_function("() => document.documentElement.dataset.live === 'down'", timeout=5000)
+        assert refused and set(refused) == {429}
+        revision = waiter.locator("#board").get_attribute("data-revision")
+        assert take_one_action(mover)
+        waiter.wait_for_function(
+            "r => document.getElementById('board').dataset.revision !== r", arg=revision, timeout=3000
+        )
+    finally:
+        stop_server(process, folder)
