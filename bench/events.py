@@ -69,7 +69,7 @@ class Options:
     seconds: float = 60.0
     rate: float = 20.0
     idle: float = 60.0
-    stream: str = "mixed"
+    stream: str = "api"
     workers: int = 1
     open_rate: float = 500.0  # new streams a second while opening
 

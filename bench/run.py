@@ -101,7 +101,7 @@ def main() -> int:
     parser.add_argument("--events-seconds", type=float, default=60.0)
     parser.add_argument("--events-rate", type=float, default=20.0, help="moves a second")
     parser.add_argument("--events-idle", type=float, default=60.0, help="seconds of open idle streams")
-    parser.add_argument("--events-stream", choices=["sse", "api", "mixed"], default="mixed")
+    parser.add_argument("--events-stream", choices=["sse", "api", "mixed"], default="api")
     args = parser.parse_args()
 
     # SIGTERM unwinds like Ctrl-C, so the finally blocks stop gunicorn.
