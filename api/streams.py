@@ -44,7 +44,7 @@ from ninja.security import SessionAuth
 from api import conf
 from api.auth import TokenAuth
 from api.models import READ, ApiToken
-from api.schemas import MAX_ID
+from api.schemas import MAX_ID, Error
 from api.shared import ERRORS, MatchId
 from games.models import Match, Seat
 from live import broadcast, limits
@@ -351,7 +351,12 @@ async def stream_for(request: HttpRequest, match_id: int | None = None) -> Strea
     )
     if stream.once:
         log.warning("api streams: %s served by WSGI: answered with what is now; serve it with ASGI", request.path)
-    stream.slot = await limits.claim(stream.user_id)
+    try:
+        await broadcast.get_broadcaster().start()  # Redis reachable (or the in-process watcher running)
+        stream.slot = await limits.claim(stream.user_id)
+    except Exception:
+        log.warning("api streams: the live channel is away", exc_info=True)
+        raise HttpError(503, "The live channel is away for a moment: use GET matches/{id}/events meanwhile.") from None
     if stream.slot is None:
         cap = settings.LIVE_MAX_STREAMS_PER_USER
         raise HttpError(429, f"At most {cap} open streams per account: close one first.")
@@ -377,7 +382,7 @@ NDJSON_ANSWER = {
 
 @router.get(
     "/stream/match/{match_id}",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, Any], **ERRORS, 503: Error},
     auth=STREAM_AUTH,
     summary='A match\'s revisions as they happen (NDJSON), `{"type": "revision", "match": id, "revision": N}` a '
     "line: then read GET matches/{id}/view. First the current revision (with `since`: only if newer); an "
@@ -403,7 +408,7 @@ async def match_stream(
 
 @router.get(
     "/stream/event",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, Any], **ERRORS, 503: Error},
     auth=STREAM_AUTH,
     summary="My account's events as they happen (NDJSON), first one line per match where it is my turn and per "
     "invitation: `turn`, `invited`, `started`, `finished`, `cancelled` (a declined or withdrawn challenge) and "
@@ -424,13 +429,25 @@ async def long_poll(
 ) -> AsyncIterator[bytes]:
     """The long poll's body: subscribed to the match's channel, it reads the match, and again at each
     message on it (or every DIZZY_API_POLL_INTERVAL seconds, in case one was lost), until the
-    revision passes `since` or the deadline comes; then the answer, as JSON."""
+    revision passes `since` or the deadline comes; then the answer, as JSON. Without the live
+    channel (Redis away) it reads the match once a second instead, as it did before streams."""
     await sync_to_async(release_connection)()
-    async with broadcast.listen([broadcast.match_channel(match_id)]) as subscription:
+    try:
+        subscription = await broadcast.subscribe([broadcast.match_channel(match_id)])
+    except Exception:
+        log.warning("api long poll: the live channel is away; reading the match once a second", exc_info=True)
+        subscription = None
+    try:
         while True:
             row = await db(read, match_id)
             left = deadline - time.monotonic()
             if row is None or row[0] > since or left <= 0:
                 break
-            await subscription.get(timeout=min(left, conf.get("DIZZY_API_POLL_INTERVAL")))
+            if subscription is None:
+                await asyncio.sleep(min(left, 1.0))
+            else:
+                await subscription.get(timeout=min(left, conf.get("DIZZY_API_POLL_INTERVAL")))
+    finally:
+        if subscription is not None:
+            subscription.close()
     yield json.dumps(answer(row, since) if row else {"detail": "There is no such match."}).encode()

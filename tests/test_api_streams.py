@@ -372,3 +372,23 @@ def test_a_long_poll_past_its_revision_answers_at_once_and_times_out_unchanged(a
         assert (await client.get("/api/v1/matches/999999/events?since=0")).status_code == 404
 
     async_to_sync(scenario)()
+
+
+def test_without_the_live_channel_streams_are_503_and_the_long_poll_reads_once_a_second(alice, bob, settings):
+    settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    settings.DIZZY_API_LONGPOLL_SECONDS = 8
+    broadcast.reset_broadcaster()
+    match = start_match(alice, [bob])
+    client = bearer(token(alice))
+
+    async def scenario() -> None:
+        refused = await client.get(f"/api/v1/stream/match/{match.pk}")
+        assert refused.status_code == 503 and "events" in refused.json()["detail"]
+        answer = await client.get(f"/api/v1/matches/{match.pk}/events?since={match.revision}")
+        body = asyncio.ensure_future(anext(answer.streaming_content))
+        await asyncio.sleep(0.2)
+        moved = await sync_to_async(play)(match)  # no event can come: the poll finds it by reading
+        text = await asyncio.wait_for(body, 8)
+        assert json.loads(text)["revision"] == moved.revision
+
+    async_to_sync(scenario)()
