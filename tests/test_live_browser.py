@@ -110,3 +110,33 @@ def test_without_a_stream_the_board_polls_as_before(browser, alice, bob):
         )
     finally:
         stop_server(process, folder)
+
+
+def test_the_dashboard_shows_a_new_open_seat_without_a_reload(browser, alice, bob, settings):
+    """The lobby changed in another process (here: this test's, through Redis): the dashboard of a
+    signed-in player draws the new open match by itself."""
+    import uuid
+
+    from games import actions
+    from games.actions import SeatSpec
+    from live import broadcast
+    from tests.conftest import require
+    from tests.integration.conftest import REDIS_URL, port_open
+
+    require(port_open("127.0.0.1", 6379), "Redis is not running on 127.0.0.1:6379")
+    settings.LIVE_REDIS_URL = REDIS_URL
+    settings.LIVE_CHANNEL_PREFIX = f"dizzytest-live-{uuid.uuid4().hex[:8]}:"
+    broadcast.reset_broadcaster()
+    env = {"LIVE_REDIS_URL": REDIS_URL, "LIVE_CHANNEL_PREFIX": settings.LIVE_CHANNEL_PREFIX}
+    process, port, folder = start_server(env, 15)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        page = page_for(browser, base, alice)
+        page.goto(f"{base}/")
+        page.wait_for_function("() => document.documentElement.dataset.live === 'open'", timeout=5000)
+        assert page.locator("#dashboard").count() == 1
+        match = actions.create_match(bob, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+        page.wait_for_selector(f"#dashboard a[href='/matches/{match.pk}/']", timeout=5000)
+    finally:
+        stop_server(process, folder)
+        broadcast.reset_broadcaster()
