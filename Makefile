@@ -39,7 +39,7 @@ lint: install
 	$(VENV)/bin/lint-imports  # the layering of the apps (pyproject.toml [tool.importlinter])
 
 bench: install
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 # Issue 28: a million matches built by COPY beside a small database, both measured (bench/scale.py);
 # SCALE_ARGS="--scale 0.01" and so on. Not part of `make bench`: it takes most of 20 minutes.

@@ -10,11 +10,12 @@ import json
 import time
 from typing import Annotated
 
-from django.http import HttpRequest, HttpResponse
+from asgiref.sync import sync_to_async
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from api import challenges, chat, conf, export, seeks, tokens, tournaments
+from api import challenges, chat, conf, export, seeks, streams, tokens, tournaments
 from api.auth import TokenAuth, TokenRateLimit, scoped
 from api.guard import BadBody, GuardedParser
 from api.lobby import create
@@ -238,21 +239,33 @@ def abort(request: HttpRequest, match_id: MatchId):
 @api.get(
     "/matches/{match_id}/events",
     response={200: Events, **ERRORS},
-    summary="Long poll: answers when the match's revision passes `since`, or after 30 s with changed=false",
+    summary="Long poll: answers when the match's revision passes `since`, or after 30 s with changed=false "
+    "(GET stream/match/{id} follows a match on one connection)",
 )
-def events(request: HttpRequest, since: Annotated[int, Query(ge=0, le=MAX_ID)], match_id: MatchId):
+async def events(request: HttpRequest, since: Annotated[int, Query(ge=0, le=MAX_ID)], match_id: MatchId):
+    """An answer at once when the revision has passed `since`; else the wait happens in the body of a
+    streaming response on the server's event loop (streams.long_poll): the view returns at once, so
+    the site's sync middleware (WhiteNoise, the time zone and language ones) hold no thread while a
+    bot waits, and no database read is repeated: the match's live channel wakes it."""
+    row = await sync_to_async(_poll_row)(match_id)
+    if row is None:
+        raise HttpError(404, "There is no such match.")
+    if row[0] > since:
+        return _events_answer(row, since)
     deadline = time.monotonic() + conf.get("DIZZY_API_LONGPOLL_SECONDS")
-    interval = conf.get("DIZZY_API_POLL_INTERVAL")
-    rows = Match.objects.filter(pk=match_id).values_list("revision", "version", "status")
-    while True:
-        row = rows.first()  # one indexed read by primary key: cheap enough twice a second
-        if row is None:
-            raise HttpError(404, "There is no such match.")
-        revision, version, status = row
-        changed = revision > since
-        if changed or time.monotonic() >= deadline:
-            return {"changed": changed, "revision": revision, "version": version, "status": status}
-        time.sleep(interval)
+    body = streams.long_poll(match_id, since, deadline, _poll_row, _events_answer)
+    response = StreamingHttpResponse(body, content_type="application/json")
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _events_answer(row: tuple[int, int, str], since: int) -> dict:
+    revision, version, status = row
+    return {"changed": revision > since, "revision": revision, "version": version, "status": status}
+
+
+def _poll_row(match_id: int) -> tuple[int, int, str] | None:
+    return Match.objects.filter(pk=match_id).values_list("revision", "version", "status").first()
 
 
 @api.post(
@@ -280,5 +293,5 @@ def leave(request: HttpRequest, match_id: MatchId):
 
 
 # --- issue 27's endpoint groups, one module each ------------------------------------------------
-for _module in (tokens, seeks, challenges, chat, export, tournaments):
+for _module in (tokens, seeks, challenges, chat, export, tournaments, streams):
     api.add_router("/", _module.router)

@@ -8,6 +8,7 @@ surrogates (PostgreSQL stores neither in a JSON column).
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -54,8 +55,20 @@ def check_size(request: HttpRequest) -> BadBody | None:
     return None
 
 
-def guard_body(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Wrap an API view: a body over the size limit is refused before anything reads it."""
+def guard_body(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap an API view: a body over the size limit is refused before anything reads it. An async
+    view (the streams, the long poll) stays async, so the ASGI server runs it on its event loop."""
+    if inspect.iscoroutinefunction(view):
+
+        @functools.wraps(view)
+        async def guarded_async(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+                error = check_size(request)  # the ASGI handler has read the body already: no I/O waits
+                if error is not None:
+                    return JsonResponse({"detail": str(error)}, status=error.status)
+            return await view(request, *args, **kwargs)
+
+        return guarded_async
 
     @functools.wraps(view)
     def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:

@@ -101,7 +101,10 @@ class ApiToken(models.Model):
             self.last_used = now
 
     def revoke(self) -> None:
-        ApiToken.objects.filter(pk=self.pk, revoked__isnull=True).update(revoked=timezone.now())
+        from api.announce import token_revoked
+
+        if ApiToken.objects.filter(pk=self.pk, revoked__isnull=True).update(revoked=timezone.now()):
+            token_revoked(self.user_id, self.pk)  # its open streams end (api/streams.py)
 
 
 class CalendarFeed(models.Model):

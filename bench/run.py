@@ -1,10 +1,14 @@
-"""`make bench`: the web benchmark (the package bench/web/), then every bench/bench_*.py script.
+"""`make bench`: the web benchmark (the package bench/web/), the events benchmark (bench/events.py), then
+every bench/bench_*.py script.
 
-The last line of the output is always one JSON object: the web benchmark's figures (or its error).
-Missing a target is not an error (exit 0); failing to measure is (exit 1).
+The last line of the output is always one JSON object: the web benchmark's figures (or its error),
+with the events benchmark's under "events". Missing a target is not an error (exit 0); failing to
+measure is (exit 1).
 
 Options: --seconds N (load per endpoint, default 10), --warmup N, --threads N, --matches N,
---skip-web, --skip-bots.
+--skip-web, --skip-events, --skip-bots; the events benchmark's size: --events-matches N (two
+subscribers each, default 1000), --events-seconds N (default 60), --events-rate N (moves a second,
+default 20), --events-idle N (default 60), --events-stream sse|api|mixed.
 """
 
 from __future__ import annotations
@@ -58,6 +62,32 @@ def run_short_ladder(env: dict[str, str]) -> list[str]:
     return [] if code == 0 else [f"ladder.py --short: exit {code}"]
 
 
+EVENTS_TIMEOUT = 1800  # seconds: the events benchmark at the issue's size takes a few minutes
+
+
+def run_events_bench(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
+    """bench/events.py in its own process (it sets Django up with its own database), output straight
+    through; its figures are its last line."""
+    env = dict(env)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    print("\n=== bench/events.py ===", flush=True)
+    command = [sys.executable, str(BENCH / "events.py"), "--matches", str(args.events_matches)]
+    command += ["--seconds", str(args.events_seconds), "--rate", str(args.events_rate)]
+    command += ["--idle", str(args.events_idle), "--stream", args.events_stream]
+    try:
+        done = subprocess.run(command, cwd=REPO, env=env, timeout=EVENTS_TIMEOUT, stdout=subprocess.PIPE, text=True)
+    except subprocess.TimeoutExpired:
+        return {"error": "the events benchmark timed out"}
+    print(done.stdout, end="", flush=True)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return {"error": f"the events benchmark failed: exit {done.returncode}"}
+    try:
+        return json.loads(lines[-1])
+    except ValueError:
+        return {"error": "the events benchmark printed no figures"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="measured load per endpoint")
@@ -66,6 +96,12 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--skip-web", action="store_true")
     parser.add_argument("--skip-bots", action="store_true")
+    parser.add_argument("--skip-events", action="store_true")
+    parser.add_argument("--events-matches", type=int, default=1000, help="two subscribers each")
+    parser.add_argument("--events-seconds", type=float, default=60.0)
+    parser.add_argument("--events-rate", type=float, default=20.0, help="moves a second")
+    parser.add_argument("--events-idle", type=float, default=60.0, help="seconds of open idle streams")
+    parser.add_argument("--events-stream", choices=["sse", "api", "mixed"], default="api")
     args = parser.parse_args()
 
     # SIGTERM unwinds like Ctrl-C, so the finally blocks stop gunicorn.
@@ -83,6 +119,10 @@ def main() -> int:
         except Exception as error:  # noqa: BLE001 - reported, then the bot benches still run
             traceback.print_exc()
             figures = {"error": f"web benchmark failed: {error}"}
+            status = 1
+    if not args.skip_events:
+        figures["events"] = run_events_bench(clean_env, args)
+        if "error" in figures["events"]:
             status = 1
     if not args.skip_bots:
         failures = run_bot_benches(clean_env) + run_short_ladder(clean_env)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from asgiref.sync import async_to_sync
 from django.test import Client
 
 from api.models import ApiToken
@@ -25,3 +26,20 @@ def client_of(user, scopes: list[str] | None = None) -> Client:
 def post_json(client: Client, url: str, body, **extra):
     data = body if isinstance(body, (bytes, str)) else json.dumps(body)
     return client.post(url, data, content_type="application/json", **extra)
+
+
+def body_of(response) -> bytes:
+    """A response's whole body, also a streaming one whose content is async (a long poll that waited)."""
+    if not response.streaming:
+        return response.content
+    if not response.is_async:
+        return b"".join(response.streaming_content)
+
+    async def collect() -> bytes:
+        return b"".join([part async for part in response.streaming_content])
+
+    return async_to_sync(collect)()
+
+
+def json_of(response):
+    return json.loads(body_of(response))

@@ -13,12 +13,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from api.models import ApiToken, CalendarFeed
+from tests.api_helpers import body_of
 
 
 def _text(response) -> str:
     """JSON with its characters as they are (not \\u escapes), so the audit's text search sees them."""
     if response["Content-Type"].startswith("application/x-ndjson"):
-        return f"{response.status_code} " + b"".join(response.streaming_content).decode()
+        return f"{response.status_code} " + body_of(response).decode()
     if response["Content-Type"].startswith("application/json"):
         return f"{response.status_code} " + json.dumps(response.json(), ensure_ascii=False, sort_keys=True)
     return f"{response.status_code} " + response.content.decode()
@@ -32,6 +33,9 @@ def api_surfaces(client: Client, match_id: int) -> list[str]:
         api.get(f"/api/v1/matches/{match_id}/view"),
         api.get(f"/api/v1/matches/{match_id}"),
         api.get(f"/api/v1/matches/{match_id}/events?since=0"),
+        # issue 25: the streams (served here by WSGI, each answers what is now and ends)
+        api.get(f"/api/v1/stream/match/{match_id}"),
+        api.get("/api/v1/stream/event"),
         api.get("/api/v1/matches?filter=all"),
         # issue 27: seeks and challenges (open matches), a player's finished matches (NDJSON)
         api.get("/api/v1/seeks"),

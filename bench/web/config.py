@@ -23,10 +23,11 @@ SYNTHETIC_HISTORY = 200  # Move rows of the query-count match "at move 200"
 SIZE_SAMPLE = 5  # late matches per game whose compressed board page is measured
 HEAVIEST_SAMPLE = 24  # states weighed per late game to find its heaviest
 
-# Targets (issue 13, "Fast").
-BOARD_TARGET = 0.50
-POLL_TARGET = 0.90
-MOVE_TARGET = 0.25
+# Guards, not goals (issue 25 retired issue 13's "board page >= 50% of a bare view": its ceiling is
+# 15-37% with every query free): the ratios must not fall below today's figures.
+BOARD_TARGET = 0.15
+POLL_TARGET = 0.50
+MOVE_TARGET = 0.08
 MAX_BOARD_QUERIES = 6
 MAX_BOARD_KB = 30.0
 ROUNDS = 3  # each endpoint is measured in this many turns, interleaved with the others

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from api.models import ApiToken, CalendarFeed, hash_token
 from games.models import Match, Move
+from tests.api_helpers import json_of
 from tests.helpers import first_legal, start_match, user_to_act
 from tests.hostile import HOSTILE
 
@@ -204,7 +205,7 @@ def test_events_answer_at_once_when_the_revision_passed(alice, bob, token_for, s
     c = api_client(token_for(alice))
     now = c.get(f"/api/v1/matches/{match.pk}/events?since=0").json()
     assert now["changed"] is True and now["revision"] == match.revision
-    idle = c.get(f"/api/v1/matches/{match.pk}/events?since={match.revision}").json()
+    idle = json_of(c.get(f"/api/v1/matches/{match.pk}/events?since={match.revision}"))  # it waited: streamed
     assert idle == {"changed": False, "revision": match.revision, "version": 0, "status": "active"}
     assert c.get(f"/api/v1/matches/{match.pk}/events").status_code == 400
     assert c.get(f"/api/v1/matches/{match.pk}/events?since=-1").status_code == 400
@@ -217,9 +218,12 @@ def test_a_long_poll_wakes_up_on_a_move(alice, bob, token_for, settings, transac
     import time
 
     from games import actions
+    from live import broadcast
 
     settings.DIZZY_API_LONGPOLL_SECONDS = 10
-    settings.DIZZY_API_POLL_INTERVAL = 0.05
+    settings.DIZZY_API_POLL_INTERVAL = 30  # no re-reading: the move's live event (after its commit) wakes it
+    settings.LIVE_REDIS_URL = ""
+    broadcast.reset_broadcaster()
     match = start_match(alice, [bob])
     mover = user_to_act(match).user
     answers = []
@@ -227,7 +231,7 @@ def test_a_long_poll_wakes_up_on_a_move(alice, bob, token_for, settings, transac
 
     def long_poll() -> None:
         try:
-            answers.append(api_client(raw).get(f"/api/v1/matches/{match.pk}/events?since={match.revision}").json())
+            answers.append(json_of(api_client(raw).get(f"/api/v1/matches/{match.pk}/events?since={match.revision}")))
         finally:
             connection.close()  # this thread's own connection
 
@@ -239,6 +243,7 @@ def test_a_long_poll_wakes_up_on_a_move(alice, bob, token_for, settings, transac
     poll.join(10)
     assert answers and answers[0]["changed"] and answers[0]["version"] == 1
     assert time.monotonic() - started < 5
+    broadcast.reset_broadcaster()
 
 
 # --- the lobby ----------------------------------------------------------------------------------
