@@ -589,6 +589,8 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
         conn.execute("SET session_replication_role = replica")  # no FK triggers while loading; ids are ours
         conn.execute("SET synchronous_commit = off")
         builder = Builder(conn, templates, sizes, finished_moves, seed)
+        from ratings.records import FILL_SQL
+
         builder.create_stages()
         steps = [
             ("users", builder.users),
@@ -596,6 +598,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
             ("ratings", builder.rating_rows),
             ("running", lambda: builder.running(5_000)),
             ("open", builder.open_matches),
+            ("records", lambda: conn.execute(FILL_SQL)),  # the players' per-game counts, as the migration fills them
             ("heavy inbox", builder.heavy_extra_notifications),
         ]
         seconds = {}

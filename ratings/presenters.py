@@ -14,7 +14,8 @@ from typing import Any
 from games.engines.registry import GAMES
 from games.models import Match, Seat
 from ratings.charts import Chart, rating_chart
-from ratings.models import Pool, Rating, RatingChange, display
+from ratings.models import PlayerRecord, Pool, Rating, RatingChange, display
+from ratings.records import outcome_in
 
 
 @dataclass
@@ -86,13 +87,6 @@ class Record:
         setattr(self, outcome, getattr(self, outcome) + 1)
 
 
-def outcome_in(result: dict[str, Any] | None, seat: int) -> str:
-    winners = set((result or {}).get("winners") or [])
-    if not winners or (result or {}).get("draw"):
-        return "drawn"
-    return "won" if seat in winners else "lost"
-
-
 def finished_seats(user):
     """The user's seats in finished matches, newest first, without the (large) match state."""
     return (
@@ -104,19 +98,12 @@ def finished_seats(user):
 
 
 def records(user) -> tuple[Record, dict[str, Record]]:
-    """Won/lost/drawn over every finished match, in all and per game."""
+    """Won/lost/drawn over every finished match, in all and per game: one counted row per game
+    (ratings.records keeps them as matches finish), not every finished match (issue 28)."""
     total, per_game = Record(), {slug: Record() for slug in GAMES}
-    # Only the two parts of each result that decide the outcome: the rest (scores, the reason's words)
-    # of thousands of matches is not decoded (issue 28).
-    rows = (
-        finished_seats(user)
-        .order_by()  # counted, not listed: no sort by end
-        .values_list("match__game", "number", "match__result__winners", "match__result__draw")
-    )
-    for game, number, winners, draw in rows:
-        outcome = outcome_in({"winners": winners, "draw": draw}, number)
-        total.add(outcome)
-        per_game.setdefault(game, Record()).add(outcome)
+    for row in PlayerRecord.objects.filter(user=user):
+        per_game[row.game] = Record(won=row.won, lost=row.lost, drawn=row.drawn)
+        total.won, total.lost, total.drawn = total.won + row.won, total.lost + row.lost, total.drawn + row.drawn
     return total, per_game
 
 
