@@ -4,11 +4,14 @@ search finds a player's matches by their username or email in any case, or a mat
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Match
+from games import views as games_views
+from games.models import Match, Seat
 from tests.helpers import start_match
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +97,32 @@ def test_the_profile_charts_a_ratings_last_hundred_matches(alice, bob, client_fo
     page = client_for(bob).get("/players/alice/").content.decode()
     assert "From 1530 to 2130 over the last 100 of 105 rated matches" in page
     assert f"Match #{matches[5].pk}:" in page and f"Match #{matches[4].pk}:" not in page
+
+
+def test_the_dashboard_shows_a_page_of_each_list_with_a_keyset_link_to_the_older(alice, bob, client_for, monkeypatch):
+    monkeypatch.setattr(games_views, "DASHBOARD_PAGE", 2)
+    c = client_for(alice)
+    for _ in range(2):
+        start_match(alice, [bob]), start_match(bob, [alice])
+    few, _ = queries_of(c, "/")
+    for _ in range(3):
+        start_match(alice, [bob]), start_match(bob, [alice])
+    many, page = queries_of(c, "/")
+    assert many == few  # however many running matches
+    running = Seat.objects.filter(user=alice, match__status=Match.Status.ACTIVE).order_by("-match_id")
+    # Who moves first is drawn per match: alice's turn in every other one, so that each list has five.
+    ids = list(running.values_list("match_id", flat=True))
+    running.filter(match_id__in=ids[::2]).update(to_act=True)
+    running.filter(match_id__in=ids[1::2]).update(to_act=False)
+    page = c.get("/").content.decode()
+    turn = list(running.filter(to_act=True).values_list("match_id", flat=True))
+    waiting = list(running.filter(to_act=False).values_list("match_id", flat=True))
+    assert (len(turn), len(waiting)) == (5, 5)
+    shown = {int(pk) for pk in re.findall(r'href="/matches/(\d+)/"', page)}
+    assert shown == set(turn[:2] + waiting[:2])  # two rows a list, newest first
+    assert "(5)" in page  # the turn count is of all five
+    assert f'href="/?your_turn_before={turn[1]}"' in page and f'href="/?waiting_before={waiting[1]}"' in page
+    older = c.get(f"/?your_turn_before={turn[1]}").content.decode()
+    assert {int(pk) for pk in re.findall(r'href="/matches/(\d+)/"', older)} == set(turn[2:4] + waiting[:2])
+    last = c.get(f"/?your_turn_before={turn[3]}").content.decode()
+    assert f"/matches/{turn[4]}/" in last and 'href="/?your_turn_before=' not in last  # the last page: no link on
