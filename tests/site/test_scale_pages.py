@@ -10,7 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games import actions
 from games import views as games_views
+from games.actions import SeatSpec
 from games.models import Match, Seat
 from tests.helpers import start_match
 
@@ -126,3 +128,11 @@ def test_the_dashboard_shows_a_page_of_each_list_with_a_keyset_link_to_the_older
     assert {int(pk) for pk in re.findall(r'href="/matches/(\d+)/"', older)} == set(turn[2:4] + waiting[:2])
     last = c.get(f"/?your_turn_before={turn[3]}").content.decode()
     assert f"/matches/{turn[4]}/" in last and 'href="/?your_turn_before=' not in last  # the last page: no link on
+
+
+def test_the_dashboards_open_matches_need_no_distinct(alice, bob, carol, client_for):
+    open_match = actions.create_match(bob, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    with CaptureQueriesContext(connection) as captured:
+        page = client_for(alice).get("/").content.decode()
+    assert f"/matches/{open_match.pk}/" in page
+    assert not [q for q in captured.captured_queries if "DISTINCT" in q["sql"]]  # a sort of every open match
