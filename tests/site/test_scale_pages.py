@@ -148,3 +148,22 @@ def test_the_dashboards_indexes_hold_what_its_lists_read():
         found = dict(cursor.fetchall())
     assert "INCLUDE (status)" in found["match_going_on"]
     assert "INCLUDE (to_act, handed_to_bot, accepted)" in found["seat_player_matches"]
+
+
+def test_the_profiles_charts_are_kept_until_the_ratings_next_match(alice, bob, client):
+    charts = re.compile(r'<figure class="rating-chart">.*?</details>', re.S)
+    first_match = start_match(alice, [bob])
+    actions.do_adjudicate(first_match.pk, [0], "test")
+    first = client.get("/players/alice/")
+    assert "ratings/_chart.html" in [t.name for t in first.templates]
+    again = client.get("/players/alice/")
+    assert "ratings/_chart.html" not in [t.name for t in again.templates]  # 600 values a rating, not redrawn
+    assert charts.findall(again.content.decode()) == charts.findall(first.content.decode())
+    assert len(charts.findall(first.content.decode())) == 1
+    dutch = client.get("/players/alice/", headers={"accept-language": "nl"})
+    assert "ratings/_chart.html" in [t.name for t in dutch.templates]  # each language its own
+    second_match = start_match(alice, [bob])
+    actions.do_adjudicate(second_match.pk, [1], "test")
+    after = client.get("/players/alice/")
+    assert "ratings/_chart.html" in [t.name for t in after.templates]  # the rating moved: drawn anew
+    assert f"/matches/{second_match.pk}/replay/" in charts.findall(after.content.decode())[0]
