@@ -156,8 +156,10 @@ def test_the_profiles_charts_are_kept_until_the_ratings_next_match(alice, bob, c
     actions.do_adjudicate(first_match.pk, [0], "test")
     first = client.get("/players/alice/")
     assert "ratings/_chart.html" in [t.name for t in first.templates]
-    again = client.get("/players/alice/")
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get("/players/alice/")
     assert "ratings/_chart.html" not in [t.name for t in again.templates]  # 600 values a rating, not redrawn
+    assert not [q for q in captured.captured_queries if "ratings_ratingchange" in q["sql"]]  # nor read
     assert charts.findall(again.content.decode()) == charts.findall(first.content.decode())
     assert len(charts.findall(first.content.decode())) == 1
     dutch = client.get("/players/alice/", headers={"accept-language": "nl"})
