@@ -516,6 +516,12 @@ class Builder:
                 self.flush()
         self.flush(wait=True)
 
+    def records(self) -> None:
+        """The players' won/lost/drawn per game (ratings_playerrecord), as the migration fills it."""
+        from ratings.records import FILL_SQL
+
+        self.conn.execute(FILL_SQL)
+
     def open_matches(self) -> None:
         for _ in range(self.sizes.open):
             game = self.games[self.rng.randrange(len(self.games))]
@@ -596,6 +602,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
             ("ratings", builder.rating_rows),
             ("running", lambda: builder.running(5_000)),
             ("open", builder.open_matches),
+            ("records", builder.records),
             ("heavy inbox", builder.heavy_extra_notifications),
         ]
         seconds = {}

@@ -126,7 +126,9 @@ def table_sizes(url: str) -> dict[str, int]:
 
 def start_site(name: str) -> dict[str, Any]:
     from bench.scale import db_url
-    from bench.web import bench_env, free_port, start_gunicorn
+    from bench.web.database import bench_env
+    from bench.web.server import start_gunicorn
+    from dizzysite.netutil import free_port
 
     var_dir = Path(tempfile.mkdtemp(prefix="dizzy-scale-"))
     env = bench_env(var_dir)
@@ -140,7 +142,7 @@ def start_site(name: str) -> dict[str, Any]:
 
 def measure_all(names: dict[str, str], requests: int, builds: dict[str, Any]) -> dict[str, Any]:
     from bench.scale import db_url
-    from bench.web import stop_gunicorn
+    from bench.web.server import stop_gunicorn
 
     sites: dict[str, dict[str, Any]] = {}
     try:

@@ -111,7 +111,13 @@ class Match(models.Model):
         indexes = [
             # The matches still going on, a few in a hundred after years: a player's dashboard joins
             # their seats to these instead of looking up each of their thousands of finished matches.
-            models.Index(fields=["id"], condition=models.Q(status__in=["active", "open"]), name="match_going_on"),
+            # It holds the status, so the dashboard's join reads the index alone (issue 28).
+            models.Index(
+                fields=["id"],
+                include=["status"],
+                condition=models.Q(status__in=["active", "open"]),
+                name="match_going_on",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -172,7 +178,10 @@ class Seat(models.Model):
         ordering = ["number"]
         indexes = [
             # A player's matches newest first (the dashboard's finished list, the API's keyset pages).
-            models.Index(fields=["user", "-match"], name="seat_player_matches"),
+            # It holds the columns that sort the dashboard's lists, so those read the index alone (issue 28).
+            models.Index(
+                fields=["user", "-match"], include=["to_act", "handed_to_bot", "accepted"], name="seat_player_matches"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),

@@ -10,6 +10,8 @@ class RatingsConfig(AppConfig):
         from games.presenters import add_view_part
         from ratings.actions import rate_on_finish
         from ratings.presenters import rating_part
+        from ratings.records import count_on_finish
 
         subscribe(MatchFinished, rate_on_finish, during=True)  # rated in the transaction that ends it
+        subscribe(MatchFinished, count_on_finish, during=True)  # the players' records, in the same transaction
         add_view_part(rating_part)  # a finished match's board shows its rating changes

@@ -125,3 +125,19 @@ class RatingChange(models.Model):
     @property
     def provisional(self) -> bool:
         return self.sigma_after > PROVISIONAL_SIGMA
+
+
+class PlayerRecord(models.Model):
+    """A player's finished matches in one game, counted as each ends (ratings/records.py, issue 28)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=40)
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_record_per_user_and_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game}: {self.won}/{self.lost}/{self.drawn}"

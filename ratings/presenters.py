@@ -7,14 +7,16 @@ ratings only change when a match finishes, so a page built from these tells noth
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from games.engines.registry import GAMES
 from games.models import Match, Seat
 from ratings.charts import Chart, rating_chart
-from ratings.models import Pool, Rating, RatingChange, display
+from ratings.models import PlayerRecord, Pool, Rating, RatingChange, display
+from ratings.records import outcome_in
 
 
 @dataclass
@@ -86,13 +88,6 @@ class Record:
         setattr(self, outcome, getattr(self, outcome) + 1)
 
 
-def outcome_in(result: dict[str, Any] | None, seat: int) -> str:
-    winners = set((result or {}).get("winners") or [])
-    if not winners or (result or {}).get("draw"):
-        return "drawn"
-    return "won" if seat in winners else "lost"
-
-
 def finished_seats(user):
     """The user's seats in finished matches, newest first, without the (large) match state."""
     return (
@@ -104,19 +99,12 @@ def finished_seats(user):
 
 
 def records(user) -> tuple[Record, dict[str, Record]]:
-    """Won/lost/drawn over every finished match, in all and per game."""
+    """Won/lost/drawn over every finished match, in all and per game: one counted row per game
+    (ratings.records keeps them as matches finish), not every finished match (issue 28)."""
     total, per_game = Record(), {slug: Record() for slug in GAMES}
-    # Only the two parts of each result that decide the outcome: the rest (scores, the reason's words)
-    # of thousands of matches is not decoded (issue 28).
-    rows = (
-        finished_seats(user)
-        .order_by()  # counted, not listed: no sort by end
-        .values_list("match__game", "number", "match__result__winners", "match__result__draw")
-    )
-    for game, number, winners, draw in rows:
-        outcome = outcome_in({"winners": winners, "draw": draw}, number)
-        total.add(outcome)
-        per_game.setdefault(game, Record()).add(outcome)
+    for row in PlayerRecord.objects.filter(user=user):
+        per_game[row.game] = Record(won=row.won, lost=row.lost, drawn=row.drawn)
+        total.won, total.lost, total.drawn = total.won + row.won, total.lost + row.lost, total.drawn + row.drawn
     return total, per_game
 
 
@@ -196,8 +184,27 @@ class RatingInfo:
     sigma: float
     provisional: bool
     matches: int
-    chart: Chart | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)
+    rating: Rating | None = None
+
+    # The history and the chart are read only where the page draws them: the profile keeps each drawn
+    # chart until the rating's next match (a cached fragment), and then reads neither (issue 28).
+    @cached_property
+    def changes(self) -> list[tuple[int, float, float, str]]:
+        """The rating's last CHART_MATCHES changes, oldest first: (match id, mu before, mu after, outcome)."""
+        newest = self.rating.changes.order_by("-created", "-match_id").values_list(
+            "match_id", "mu_before", "mu_after", "outcome"
+        )
+        return list(newest[:CHART_MATCHES])[::-1]
+
+    @cached_property
+    def history(self) -> list[dict[str, Any]]:
+        return [{"match": m, "value": display(after), "outcome": outcome} for m, _, after, outcome in self.changes]
+
+    @cached_property
+    def chart(self) -> Chart | None:
+        if not self.changes:
+            return None
+        return rating_chart(display(self.changes[0][1]), self.history, total=self.matches)
 
 
 # A rating's chart shows its last matches only: a player of thousands of matches gets a page of the
@@ -206,27 +213,19 @@ CHART_MATCHES = 100
 
 
 def ratings_of(user) -> list[RatingInfo]:
-    """The user's ratings, each with its recent history (oldest first) and its chart."""
-    found = []
-    for rating in Rating.objects.filter(user=user).order_by("game", "pool"):
-        newest = rating.changes.order_by("-created", "-match_id").values_list(
-            "match_id", "mu_before", "mu_after", "outcome"
+    """The user's ratings; each reads its recent history (oldest first) and its chart when asked."""
+    found = [
+        RatingInfo(
+            game=rating.game,
+            game_name=GAMES.get(rating.game, rating.game),
+            pool=rating.pool,
+            pool_label=rating.get_pool_display(),
+            value=rating.value,
+            sigma=rating.sigma,
+            provisional=rating.provisional,
+            matches=rating.matches,
+            rating=rating,
         )
-        changes = list(newest[:CHART_MATCHES])[::-1]
-        history = [{"match": m, "value": display(after), "outcome": outcome} for m, _, after, outcome in changes]
-        start = display(changes[0][1]) if history else display(rating.mu)
-        found.append(
-            RatingInfo(
-                game=rating.game,
-                game_name=GAMES.get(rating.game, rating.game),
-                pool=rating.pool,
-                pool_label=rating.get_pool_display(),
-                value=rating.value,
-                sigma=rating.sigma,
-                provisional=rating.provisional,
-                matches=rating.matches,
-                chart=rating_chart(start, history, total=rating.matches) if history else None,
-                history=history,
-            )
-        )
+        for rating in Rating.objects.filter(user=user).order_by("game", "pool")
+    ]
     return sorted(found, key=lambda r: (r.game_name, r.pool != Pool.PEOPLE))

@@ -13,7 +13,8 @@ from accounts.models import User
 from games.models import Match, Move, Seat
 from notifications.models import Notification
 from ratings.actions import MODEL, teams_and_ranks
-from ratings.models import Rating, RatingChange
+from ratings.models import PlayerRecord, Rating, RatingChange
+from ratings.records import outcome_in
 from ratings.replay import build_record, check_record, last, match_steps, positions
 from tests.conftest import require
 
@@ -43,6 +44,7 @@ def history():
         for step in (builder.users, lambda: builder.finished(50), builder.rating_rows, lambda: builder.running(5)):
             step()
         builder.open_matches()
+        builder.records()
         builder.heavy_extra_notifications()
         builder.drop_stages()
         for table in scale.TABLES:
@@ -123,3 +125,14 @@ def test_ratings_are_the_sites_own(history):
         assert (rating.mu, rating.sigma) == pytest.approx((mine[-1].mu_after, mine[-1].sigma_after))
         for before, after in zip(mine, mine[1:]):
             assert after.mu_before == pytest.approx(before.mu_after)
+
+
+def test_the_players_records_count_their_finished_matches(history):
+    counted: dict[tuple[int, str], list[int]] = {}
+    for seat in Seat.objects.filter(match__status=Match.Status.FINISHED, user__isnull=False).select_related("match"):
+        counts = counted.setdefault((seat.user_id, seat.match.game), [0, 0, 0])
+        counts[("won", "lost", "drawn").index(outcome_in(seat.match.result, seat.number))] += 1
+    kept = {(r.user_id, r.game): [r.won, r.lost, r.drawn] for r in PlayerRecord.objects.all()}
+    assert kept == counted
+    heavy = User.objects.get(username="heavy")
+    assert sum(sum(c) for (user, _), c in kept.items() if user == heavy.pk) == history.heavy_finished

@@ -4,11 +4,16 @@ search finds a player's matches by their username or email in any case, or a mat
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Match
+from games import actions
+from games import views as games_views
+from games.actions import SeatSpec
+from games.models import Match, Seat
 from tests.helpers import start_match
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +99,73 @@ def test_the_profile_charts_a_ratings_last_hundred_matches(alice, bob, client_fo
     page = client_for(bob).get("/players/alice/").content.decode()
     assert "From 1530 to 2130 over the last 100 of 105 rated matches" in page
     assert f"Match #{matches[5].pk}:" in page and f"Match #{matches[4].pk}:" not in page
+
+
+def test_the_dashboard_shows_a_page_of_each_list_with_a_keyset_link_to_the_older(alice, bob, client_for, monkeypatch):
+    monkeypatch.setattr(games_views, "DASHBOARD_PAGE", 2)
+    c = client_for(alice)
+    for _ in range(2):
+        start_match(alice, [bob]), start_match(bob, [alice])
+    few, _ = queries_of(c, "/")
+    for _ in range(3):
+        start_match(alice, [bob]), start_match(bob, [alice])
+    many, page = queries_of(c, "/")
+    assert many == few  # however many running matches
+    running = Seat.objects.filter(user=alice, match__status=Match.Status.ACTIVE).order_by("-match_id")
+    # Who moves first is drawn per match: alice's turn in every other one, so that each list has five.
+    ids = list(running.values_list("match_id", flat=True))
+    running.filter(match_id__in=ids[::2]).update(to_act=True)
+    running.filter(match_id__in=ids[1::2]).update(to_act=False)
+    page = c.get("/").content.decode()
+    turn = list(running.filter(to_act=True).values_list("match_id", flat=True))
+    waiting = list(running.filter(to_act=False).values_list("match_id", flat=True))
+    assert (len(turn), len(waiting)) == (5, 5)
+    shown = {int(pk) for pk in re.findall(r'href="/matches/(\d+)/"', page)}
+    assert shown == set(turn[:2] + waiting[:2])  # two rows a list, newest first
+    assert "(5)" in page  # the turn count is of all five
+    assert f'href="/?your_turn_before={turn[1]}"' in page and f'href="/?waiting_before={waiting[1]}"' in page
+    older = c.get(f"/?your_turn_before={turn[1]}").content.decode()
+    assert {int(pk) for pk in re.findall(r'href="/matches/(\d+)/"', older)} == set(turn[2:4] + waiting[:2])
+    last = c.get(f"/?your_turn_before={turn[3]}").content.decode()
+    assert f"/matches/{turn[4]}/" in last and 'href="/?your_turn_before=' not in last  # the last page: no link on
+
+
+def test_the_dashboards_open_matches_need_no_distinct(alice, bob, carol, client_for):
+    open_match = actions.create_match(bob, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    with CaptureQueriesContext(connection) as captured:
+        page = client_for(alice).get("/").content.decode()
+    assert f"/matches/{open_match.pk}/" in page
+    assert not [q for q in captured.captured_queries if "DISTINCT" in q["sql"]]  # a sort of every open match
+
+
+def test_the_dashboards_indexes_hold_what_its_lists_read():
+    # The running and open seats of a player with thousands of matches are found from the two indexes
+    # alone (a merge join of their index-only scans: 846 buffers on the full database, was 9,814).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN ('match_going_on', 'seat_player_matches')"
+        )
+        found = dict(cursor.fetchall())
+    assert "INCLUDE (status)" in found["match_going_on"]
+    assert "INCLUDE (to_act, handed_to_bot, accepted)" in found["seat_player_matches"]
+
+
+def test_the_profiles_charts_are_kept_until_the_ratings_next_match(alice, bob, client):
+    charts = re.compile(r'<figure class="rating-chart">.*?</details>', re.S)
+    first_match = start_match(alice, [bob])
+    actions.do_adjudicate(first_match.pk, [0], "test")
+    first = client.get("/players/alice/")
+    assert "ratings/_chart.html" in [t.name for t in first.templates]
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get("/players/alice/")
+    assert "ratings/_chart.html" not in [t.name for t in again.templates]  # 600 values a rating, not redrawn
+    assert not [q for q in captured.captured_queries if "ratings_ratingchange" in q["sql"]]  # nor read
+    assert charts.findall(again.content.decode()) == charts.findall(first.content.decode())
+    assert len(charts.findall(first.content.decode())) == 1
+    dutch = client.get("/players/alice/", headers={"accept-language": "nl"})
+    assert "ratings/_chart.html" in [t.name for t in dutch.templates]  # each language its own
+    second_match = start_match(alice, [bob])
+    actions.do_adjudicate(second_match.pk, [1], "test")
+    after = client.get("/players/alice/")
+    assert "ratings/_chart.html" in [t.name for t in after.templates]  # the rating moved: drawn anew
+    assert f"/matches/{second_match.pk}/replay/" in charts.findall(after.content.decode())[0]
