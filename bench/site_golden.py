@@ -9,12 +9,14 @@ and writes one JSON file. Run it on two checkouts and diff the files (`diff <(jq
 or compare the JSON in Python).
 
 Per game: seeds 1 and 2, every player count from the game's least to at most 3; with seed 1 every
-seat is a person, with seed 2 the last seat is the "random" bot; seed 3 (the least players, all
-people) has the second player resign after a few moves. People play through the Django test client:
-they accept their invitation (POST join) and post their moves to the move URL as HTMX does; their move
-is the legal move a generator seeded by the game, seed and step picks. The match's own seed comes from
-the same numbers (secrets.randbits is replaced in the lobby), and time is frozen (time-machine) and
-moved on 30 seconds a step, so both runs see the same clocks and presence marks.
+seat is a person, with seed 2 the last seat is the "random" bot; in seed 3 (the least players, all
+people) the first person other than the creator to move at step 6 or later resigns instead. People
+play through the Django test client: they accept their invitation (POST join) and post their moves to
+the move URL as HTMX does; their move is the legal move a generator seeded by the game, seed and step
+picks. A game still running after MAX_STEPS steps (random movers rarely end Dizzy Duo Battle) is ended
+by the people after the creator resigning in turn. The match's own seed comes from the same numbers
+(secrets.randbits is replaced in the lobby), and time is frozen (time-machine) and moved on 30 seconds
+a step, so both runs see the same clocks and presence marks, and a fresh database gives the same ids.
 
 Recorded per step: the mover, the move, the move POST's answer (status and fragment), then every seat's
 and a spectator's board fragment (GET with HX-Request). At each match's end: the history page and the
@@ -22,7 +24,7 @@ whole match page of every seat and the spectator, every Move row's log entries (
 the result. At the very end: every email sent (to, subject, body, alternatives), every Notification
 row (recipient, kind, match, turn, status, in_digest), every PushDelivery row (recipient, kind,
 status) with the payload each push would have carried, every RatingChange. HTML is normalised: CSRF
-tokens, the server clock (now_ms), asset hashes and session ids removed, whitespace collapsed.
+tokens, the server clock (now_ms) and asset hashes removed, whitespace collapsed.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday morning
 STEP_SECONDS = 30  # longer than games.presence.PRESENCE_SECONDS: each turn's email is sent
-MAX_STEPS = 400  # a game the random movers do not end in this many steps is recorded as it stands
+MAX_STEPS = 300  # a game the random movers do not end in this many steps is ended by resignations
 PEOPLE = ["alice", "bob", "carol"]
 SPECTATOR = "dave"
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -164,7 +166,7 @@ def play(game: str, players: int, seed: int, bot_last: bool, resign_at: int | No
             break
         seat = to_act[0]
         name = seat.user.username
-        if resign_at is not None and step == resign_at and name != people[0]:
+        if resign_at is not None and step >= resign_at and name != people[0]:
             response = cl[name].post(f"/matches/{match.pk}/resign/", **HX)
             record = {"step": step, "seat": seat.number, "by": name, "resign": True}
             resign_at = None
@@ -177,7 +179,24 @@ def play(game: str, players: int, seed: int, bot_last: bool, resign_at: int | No
         record["answer"] = {"status": response.status_code, "html": normalise(response.content.decode())}
         record["views"] = all_views(match, people, cl)
         steps.append(record)
+    steps.extend(resign_the_rest(match, people, cl, traveller))
     return finish_record(Match.objects.get(pk=match.pk), people, cl, steps)
+
+
+def resign_the_rest(match, people: list[str], cl, traveller) -> list[dict[str, Any]]:
+    """A game the random movers did not end in MAX_STEPS (Dizzy Duo Battle's): the people after the
+    first resign in turn, so that resignations, seats handed to bots and the end are seen too."""
+    from games.models import Match
+
+    steps = []
+    for name in people[1:]:
+        traveller.shift(STEP_SECONDS)
+        if Match.objects.get(pk=match.pk).status != Match.Status.ACTIVE:
+            break
+        response = cl[name].post(f"/matches/{match.pk}/resign/", **HX)
+        answer = {"status": response.status_code, "html": normalise(response.content.decode())}
+        steps.append({"cut": True, "by": name, "resign": True, "answer": answer, "views": all_views(match, people, cl)})
+    return steps
 
 
 def finish_record(match, people: list[str], cl, steps) -> dict[str, Any]:
