@@ -11,6 +11,9 @@ revision at once; /live/me/ always starts with the current counts. A comment lin
 LIVE_HEARTBEAT_SECONDS keeps proxies from closing the connection; at each heartbeat the stream checks
 that its session is still there and its user still active (a "close" event on logout or a ban ends
 it sooner). A user holds at most LIVE_MAX_STREAMS_PER_USER streams: one more gets 429.
+
+An open stream holds no database connection: its request thread gives its connection back as the
+answer begins, and the stream's queries run on the process's one thread for them (live.db).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from live.broadcast import (
     subscribe,
     user_channel,
 )
+from live.db import arelease_connection, db
 from live.hooks import session_tag
 
 log = logging.getLogger(__name__)
@@ -64,12 +68,15 @@ class Stream:
         self.session = request.session
         self.token = token
 
-    async def still_allowed(self) -> bool:
+    def allowed_now(self) -> bool:
         from accounts.models import User
 
-        if not self.session_key or not await self.session.aexists(self.session_key):
+        if not self.session_key or not self.session.exists(self.session_key):
             return False
-        return await User.objects.filter(pk=self.user_id, is_active=True).aexists()
+        return User.objects.filter(pk=self.user_id, is_active=True).exists()
+
+    async def still_allowed(self) -> bool:
+        return await db(self.allowed_now)
 
     def closes(self, message: Message) -> bool:
         """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
@@ -107,6 +114,10 @@ class EventStreamResponse(StreamingHttpResponse):
     @staticmethod
     async def with_retry(stream: Stream, events: AsyncIterator[str]) -> AsyncIterator[str]:
         try:
+            # The request's thread keeps its connection for as long as the stream is open, unless
+            # it gives it back now (its middleware and the view's checks are done): the stream's
+            # own queries go through live.db.db(), on the process's one thread for them.
+            await arelease_connection()
             yield f"retry: {RETRY_MS}\n\n"
             async for chunk in events:
                 yield chunk
@@ -144,10 +155,14 @@ async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpRes
     return user, Stream(request, user, token), None
 
 
-async def read_revision(match_id: int) -> int | None:
+def revision_of(match_id: int) -> int | None:
     from games.models import Match
 
-    return await Match.objects.filter(pk=match_id).values_list("revision", flat=True).afirst()
+    return Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
+
+
+async def read_revision(match_id: int) -> int | None:
+    return await db(revision_of, match_id)
 
 
 @require_GET
@@ -212,7 +227,7 @@ async def me_stream(request: HttpRequest) -> HttpResponse:
     return EventStreamResponse(stream, me_events(stream))
 
 
-async def count_of(kind: str, user_id: int) -> int:
+def counted(kind: str, user_id: int) -> int:
     from games.models import Match, Seat
     from notifications.models import Notification
 
@@ -220,8 +235,12 @@ async def count_of(kind: str, user_id: int) -> int:
         waiting = Seat.objects.filter(
             user_id=user_id, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE
         )
-        return await waiting.acount()
-    return await Notification.objects.filter(recipient_id=user_id, read_at__isnull=True).acount()  # as push.views.bell
+        return waiting.count()
+    return Notification.objects.filter(recipient_id=user_id, read_at__isnull=True).count()  # as push.views.bell
+
+
+async def count_of(kind: str, user_id: int) -> int:
+    return await db(counted, kind, user_id)
 
 
 COUNT_NAMES = {"turns": "count", "bell": "unread"}
