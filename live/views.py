@@ -18,14 +18,18 @@ answer begins, and the stream's queries run on the process's one thread for them
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from live import limits
@@ -40,7 +44,7 @@ from live.broadcast import (
     subscribe,
     user_channel,
 )
-from live.db import arelease_connection, db
+from live.db import arelease_connection, db, outside_the_request
 from live.hooks import session_tag
 
 log = logging.getLogger(__name__)
@@ -65,18 +69,12 @@ class Stream:
     def __init__(self, request: HttpRequest, user: Any, token: str) -> None:
         self.user_id = user.pk
         self.session_key = request.session.session_key
-        self.session = request.session
         self.token = token
 
-    def allowed_now(self) -> bool:
-        from accounts.models import User
-
-        if not self.session_key or not self.session.exists(self.session_key):
-            return False
-        return User.objects.filter(pk=self.user_id, is_active=True).exists()
-
     async def still_allowed(self) -> bool:
-        return await db(self.allowed_now)
+        if not self.session_key:
+            return False
+        return await checks().allowed(self.session_key, self.user_id)
 
     def closes(self, message: Message) -> bool:
         """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
@@ -99,6 +97,67 @@ class Stream:
 
     async def arelease(self) -> None:
         await limits.arelease(self.user_id, self.token)
+
+
+def allowed_pairs(pairs: list[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Of these (session key, user id), those whose session is still there and whose user is active."""
+    from accounts.models import User
+
+    sessions = Session.objects.filter(session_key__in={key for key, _ in pairs}, expire_date__gt=timezone.now())
+    live = set(sessions.values_list("session_key", flat=True))
+    active = set(User.objects.filter(pk__in={user for _, user in pairs}, is_active=True).values_list("pk", flat=True))
+    return {(key, user) for key, user in pairs if key in live and user in active}
+
+
+CHECK_GATHER_S = 0.5  # a heartbeat's check waits this long for the others of about that time
+
+
+class Checks:
+    """The heartbeat checks of this event loop's streams, made together: the streams whose heartbeats
+    come within CHECK_GATHER_S of each other share one query for their sessions and one for their
+    users (two queries a stream, each on the one database thread, cost an idle stream more than its
+    share of the poll it replaces)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[tuple[str, int], list[asyncio.Future[bool]]] = {}
+        self.task: asyncio.Task | None = None
+
+    async def allowed(self, session_key: str, user_id: int) -> bool:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bool] = loop.create_future()
+        self.waiting.setdefault((session_key, user_id), []).append(future)
+        if self.task is None or self.task.done():
+            # Not in the first stream's request context: its request thread is not this task's.
+            self.task = loop.create_task(self.run(), context=outside_the_request())
+        return await future
+
+    async def run(self) -> None:
+        while self.waiting:  # those that asked while a batch was read go in the next one
+            await asyncio.sleep(CHECK_GATHER_S)
+            batch, self.waiting = self.waiting, {}
+            try:
+                allowed = await db(allowed_pairs, list(batch))
+            except Exception as error:  # the database away: each stream's heartbeat fails, as alone
+                for futures in batch.values():
+                    for future in futures:
+                        if not future.done():
+                            future.set_exception(error)
+                continue
+            for pair, futures in batch.items():
+                for future in futures:
+                    if not future.done():  # a stream cancelled meanwhile (its client went away)
+                        future.set_result(pair in allowed)
+
+
+_checks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Checks] = weakref.WeakKeyDictionary()
+
+
+def checks() -> Checks:
+    """This event loop's checks (the server has one loop; a test client makes one per request)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _checks:
+        _checks[loop] = Checks()
+    return _checks[loop]
 
 
 class EventStreamResponse(StreamingHttpResponse):
