@@ -72,7 +72,7 @@ class Options:
     seconds: float = 60.0
     rate: float = 20.0
     idle: float = 60.0
-    stream: str = "api"
+    stream: str = "mixed"  # one board (SSE) and one API stream per match
     workers: int = 1
     open_rate: float = 500.0  # new streams a second while opening
 
