@@ -19,21 +19,19 @@ queries a heartbeat, whatever the number of streams).
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import logging
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
 from django.db.models import Q
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
@@ -48,10 +46,10 @@ from api.schemas import MAX_ID, Error
 from api.shared import ERRORS, MatchId
 from games.models import Match, Seat
 from live import broadcast, limits
+from live.db import db, outside_the_request, release_connection
 from live.hooks import session_tag
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 router = Router(tags=["streams"])
 NDJSON = "application/x-ndjson"
 BEAT = "beat"  # the heartbeat's wake-up, delivered to each stream's subscription by Streams
@@ -74,29 +72,6 @@ class StreamSession(SessionAuth):
 
 
 STREAM_AUTH = [TokenAuth(READ), StreamSession()]
-
-
-def outside_the_request() -> contextvars.Context:
-    """This context without the request's ThreadSensitiveContext (Django's ASGI handler gives each
-    request one: a thread of its own, for as long as the request, here the stream)."""
-    context = contextvars.copy_context()
-    context.run(SyncToAsync.thread_sensitive_context.set, None)
-    return context
-
-
-async def db(function: Callable[..., T], *args: Any) -> T:
-    """Run a stream's database work off the event loop, on the server process's one thread for it:
-    not the request's own thread, which would hold a database connection for as long as the stream
-    is open, one per stream. (Under a sync caller, a test's or WSGI's, its thread as before.)"""
-    return await asyncio.get_running_loop().create_task(sync_to_async(function)(*args), context=outside_the_request())
-
-
-def release_connection() -> None:
-    """Close the request thread's database connection (its authentication used it): the stream
-    keeps the thread until it ends, and must not keep a connection with it. Not inside a
-    transaction (a test's)."""
-    if not connection.in_atomic_block:
-        connection.close()
 
 
 def heartbeat_seconds() -> float:

@@ -48,7 +48,10 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import events_client as client  # noqa: E402
-from bench import web  # noqa: E402
+from bench.web import config as web_config  # noqa: E402
+from bench.web import database, loading, playing  # noqa: E402
+from bench.web import server as web_server  # noqa: E402
+from dizzysite.netutil import free_port  # noqa: E402
 
 GAME = "solitaire-chess"
 PG_EVENTS_URL = os.environ.get("BENCH_EVENTS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/dizzyevents")
@@ -69,7 +72,7 @@ class Options:
     seconds: float = 60.0
     rate: float = 20.0
     idle: float = 60.0
-    stream: str = "api"
+    stream: str = "mixed"  # one board (SSE) and one API stream per match
     workers: int = 1
     open_rate: float = 500.0  # new streams a second while opening
 
@@ -78,10 +81,10 @@ class Options:
 
 
 def events_env(var_dir: Path) -> dict[str, str]:
-    env = web.bench_env(var_dir)
+    env = database.bench_env(var_dir)
     env["DATABASE_URL"] = PG_EVENTS_URL
     env["DJANGO_SETTINGS_MODULE"] = "bench.events_settings"
-    if web.redis_answers(REDIS_LIVE_URL):
+    if database.redis_answers(REDIS_LIVE_URL):
         env["LIVE_REDIS_URL"] = REDIS_LIVE_URL
     else:
         print(f"WARNING: no Redis at {REDIS_LIVE_URL}: the in-process broadcaster is measured.", flush=True)
@@ -92,18 +95,18 @@ def recreate_database() -> None:
     import psycopg
 
     name = urllib.parse.urlparse(PG_EVENTS_URL).path.lstrip("/")
-    with psycopg.connect(web.PG_ADMIN_URL, autocommit=True) as conn:
+    with psycopg.connect(web_config.PG_ADMIN_URL, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def make_chain(seed: int) -> web.Game:
+def make_chain(seed: int) -> playing.Game:
     from games.engines.registry import get_engine
 
     engine = get_engine(GAME)
-    states, records = web.play(GAME, seed, CHAIN)
+    states, records = playing.play(GAME, seed, CHAIN)
     options = engine.parse_options({}, 2)
-    return web.Game(GAME, seed, options, [], states[0], states[0], [(seat, move) for seat, move, _ in records])
+    return playing.Game(GAME, seed, options, [], states[0], states[0], [(seat, move) for seat, move, _ in records])
 
 
 @dataclass
@@ -126,10 +129,10 @@ def load_data(matches: int) -> Loaded:
 
     games = [make_chain(20250601 + n) for n in range(matches)]
     with transaction.atomic():
-        users, sessions = web.create_users(2 * matches)
+        users, sessions = loading.create_users(2 * matches)
         tokens = {user.pk: ApiToken.issue(user, "bench")[1] for user in users}
         seat_users = [[users[2 * n].pk, users[2 * n + 1].pk] for n in range(matches)]
-        rows = web.insert_matches([(game, [], None) for game in games], seat_users)
+        rows = loading.insert_matches([(game, [], None) for game in games], seat_users)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     ids = [row.pk for row in rows]
@@ -163,7 +166,7 @@ def start_uvicorn(env: dict[str, str], port: int, workers: int, log_path: Path) 
         except OSError:
             pass
         time.sleep(0.2)
-    web.stop_gunicorn(process)
+    web_server.stop_gunicorn(process)
     raise RuntimeError(f"uvicorn did not answer within 30 s:\n{log_path.read_text()[-3000:]}")
 
 
@@ -176,14 +179,14 @@ class Server:
 
         self.pid = pid
         self.db_name = urllib.parse.urlparse(PG_EVENTS_URL).path.lstrip("/")
-        self.conn = psycopg.connect(web.PG_ADMIN_URL, autocommit=True)
+        self.conn = psycopg.connect(web_config.PG_ADMIN_URL, autocommit=True)
         self.tick = os.sysconf("SC_CLK_TCK")
 
     def web_pids(self) -> list[int]:
         children = []
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():
-                fields = web.ServerCpu._stat(int(entry.name))
+                fields = web_server.ServerCpu._stat(int(entry.name))
                 if fields and int(fields[1]) == self.pid:
                     children.append(int(entry.name))
         return [self.pid, *children]
@@ -195,7 +198,7 @@ class Server:
     def cpu(self) -> float:
         total = 0.0
         for pid in self.web_pids() + self.db_pids():
-            fields = web.ServerCpu._stat(pid)
+            fields = web_server.ServerCpu._stat(pid)
             if fields:
                 total += (int(fields[11]) + int(fields[12])) / self.tick
         return total
@@ -317,6 +320,7 @@ async def measure(loaded: Loaded, opts: Options, port: int, server: Server) -> d
     await asyncio.sleep(2)
     figures["rss_before_mb"], figures["rss_open_mb"] = rss_before, server.rss_mb()
     figures["kb_per_stream"] = (figures["rss_open_mb"] - rss_before) * 1024 / max(1, figures["streams_opened"])
+    figures["db_connections_open"] = len(server.db_pids())  # the streams must not hold one each
 
     before = server.cpu()
     await asyncio.sleep(opts.idle)
@@ -324,6 +328,7 @@ async def measure(loaded: Loaded, opts: Options, port: int, server: Server) -> d
     per_board_minute_ms = max(0.0, idle_cpu) / max(1, figures["streams_opened"]) / (opts.idle / 60) * 1000
     figures["idle_cpu_ms_per_stream_minute"] = per_board_minute_ms
     figures["heartbeats_per_stream_minute"] = sum(s.heartbeats for s in subs) / max(1, len(subs)) / (opts.idle / 60)
+    figures["db_connections_idle"] = len(server.db_pids())  # after the heartbeats' checks
 
     before_load = server.cpu()
     played = await client.play_at_rate(port, loaded.chains, opts.rate, opts.seconds)
@@ -402,6 +407,10 @@ def report(f: dict[str, Any], opts: Options, subscribers_count: int) -> list[str
             f"{f['kb_per_stream']:.1f} KB (server RSS {f['rss_before_mb']:.0f} -> {f['rss_open_mb']:.0f} MB)",
         ),
         ("heartbeats per stream and minute", f"{f['heartbeats_per_stream_minute']:.1f}"),
+        (
+            "PostgreSQL connections to the bench database, streams open",
+            f"{f['db_connections_open']} after opening, {f['db_connections_idle']} after the idle phase",
+        ),
     ]
     print()
     print(
@@ -433,15 +442,15 @@ def parse(argv: list[str] | None = None) -> Options:
 
 def gunicorn_poll(env: dict[str, str], loaded: Loaded, var_dir: Path) -> dict[str, Any]:
     """The poll the streams replace, where it is served today: a sync gunicorn worker (WSGI)."""
-    port = web.free_port()
+    port = free_port()
     print(f"Measuring the idle poll on gunicorn (127.0.0.1:{port}) ...", flush=True)
-    process = web.start_gunicorn(env, port, 1, var_dir / "gunicorn.log")
+    process = web_server.start_gunicorn(env, port, 1, var_dir / "gunicorn.log")
     server = Server(process.pid)
     try:
         cpu, answered = asyncio.run(poll_cpu_ms(port, server, poll_requests(loaded)))
     finally:
         server.close()
-        web.stop_gunicorn(process)
+        web_server.stop_gunicorn(process)
     return {"poll_cpu_ms": cpu, "polls_answered_204": answered}
 
 
@@ -458,7 +467,7 @@ def main(opts: Options) -> dict[str, Any]:
         print(f"Recreating the database {PG_EVENTS_URL}, migrating ...", flush=True)
         recreate_database()
         errors: list[BaseException] = []
-        web.prepare_site(env, errors)
+        database.prepare_site(env, errors)
         if errors:
             raise RuntimeError(f"migrate/collectstatic failed: {errors[0]}")
         os.environ.update(env)
@@ -470,7 +479,7 @@ def main(opts: Options) -> dict[str, Any]:
         from django.db import connections
 
         connections.close_all()
-        port = web.free_port()
+        port = free_port()
         print(f"Starting uvicorn on 127.0.0.1:{port} ({time.monotonic() - started:.0f} s so far) ...", flush=True)
         figures = gunicorn_poll(env, loaded, var_dir)
         process = start_uvicorn(env, port, opts.workers, var_dir / "uvicorn.log")
@@ -494,7 +503,7 @@ def main(opts: Options) -> dict[str, Any]:
     finally:
         if server is not None:
             server.close()
-        web.stop_gunicorn(process)
+        web_server.stop_gunicorn(process)
         shutil.rmtree(var_dir, ignore_errors=True)
 
 

@@ -8,7 +8,7 @@ measure is (exit 1).
 Options: --seconds N (load per endpoint, default 10), --warmup N, --threads N, --matches N,
 --skip-web, --skip-events, --skip-bots; the events benchmark's size: --events-matches N (two
 subscribers each, default 1000), --events-seconds N (default 60), --events-rate N (moves a second,
-default 20), --events-idle N (default 60), --events-stream sse|api|mixed.
+default 20), --events-idle N (default 60), --events-stream sse|api|mixed (default mixed).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def main() -> int:
     parser.add_argument("--events-seconds", type=float, default=60.0)
     parser.add_argument("--events-rate", type=float, default=20.0, help="moves a second")
     parser.add_argument("--events-idle", type=float, default=60.0, help="seconds of open idle streams")
-    parser.add_argument("--events-stream", choices=["sse", "api", "mixed"], default="api")
+    parser.add_argument("--events-stream", choices=["sse", "api", "mixed"], default="mixed")
     args = parser.parse_args()
 
     # SIGTERM unwinds like Ctrl-C, so the finally blocks stop gunicorn.

@@ -58,9 +58,13 @@ class Child:
     # SIGTERM to the whole group (uvicorn: its reloader and the server), or to the process alone
     # (the worker: it stops its pool processes itself once their tasks are done, a warm shutdown).
     stop_group: bool = False
+    env: dict[str, str] = field(default_factory=dict)  # set over the supervisor's own environment
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command, cwd=ROOT, start_new_session=True, preexec_fn=die_with_parent)
+        env = {**os.environ, **self.env}
+        self.process = subprocess.Popen(
+            self.command, cwd=ROOT, env=env, start_new_session=True, preexec_fn=die_with_parent
+        )
         self.started_at = time.monotonic()
         self.restart_at = None
         self.starts += 1
@@ -146,6 +150,11 @@ class Supervisor:
 
 # Open live streams get this long to end at a stop before uvicorn closes them (they reconnect).
 GRACEFUL_S = 3
+# Under ASGI each request runs its sync parts in a thread of its own that ends with the request, so a
+# persistent connection (DATABASE_CONN_MAX_AGE > 0) would be left behind in a dead thread at every
+# request, open until garbage collected: Django advises 0 there. The worker and beat keep the
+# setting's default (60), as a gunicorn sync worker does.
+ASGI_ENV = {"DATABASE_CONN_MAX_AGE": "0"}
 
 
 def web_command(bind: str, noreload: bool) -> list[str]:
@@ -165,7 +174,7 @@ def children_for(bind: str, noreload: bool, concurrency: int) -> list[Child]:
     web = web_command(bind, noreload)
     celery = [python, "-m", "celery", "-A", "dizzysite"]
     return [
-        Child("web", web, stop_group=True),
+        Child("web", web, stop_group=True, env=ASGI_ENV),
         Child("worker", celery + ["worker", "--loglevel=INFO", f"--concurrency={concurrency}"]),
         Child("beat", celery + ["beat", "--loglevel=INFO"]),
     ]

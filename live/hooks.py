@@ -7,6 +7,10 @@
   domain events (games.events) need not cover chat or the lobby. On commit it publishes the revision,
   a "turns" user event to the seated players (their counts are recomputed by their own streams), and
   a lobby event when the match is open or has just started.
+- Matches started in bulk (games.actions.batch.start_matches: a tournament's round, a championship's
+  season) are bulk-created, so no post_save fires: their one games.events.MatchesStarted event,
+  heard after the commit, publishes each match's revision, "turns" and "bell" (the start's
+  notification rows are bulk-created too) once to each seated player, and one lobby event.
 - The bell: a post_save receiver on notifications.Notification (notifications does not import live).
 - A stream's end: logging out ("close" for that session's streams) and a user made inactive (a ban or
   a suspension: "close" for all their streams).
@@ -62,6 +66,19 @@ def announce_match(match: Any) -> None:
         publish_lobby()
 
 
+def matches_started(event: Any) -> None:
+    """A games.events.MatchesStarted, after its commit (subscribed in connect())."""
+    players: set[int] = set()
+    for match, seats, _ in event.starts:
+        publish_match(match.pk, match.revision)
+        players.update(seat.user_id for seat in seats if seat.user_id and not seat.is_bot)
+    for user_id in sorted(players):  # once each, however many of the matches they sit in
+        publish_user(user_id, "turns")
+        publish_user(user_id, "bell")  # notifications.listeners.on_matches_started wrote them a row
+    if event.starts:
+        publish_lobby()
+
+
 def notification_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
     if created or _touches(update_fields, MARKS_READ):
         transaction.on_commit(partial(publish_user, instance.recipient_id, "bell"), robust=True)
@@ -80,8 +97,11 @@ def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
+    from games import events
     from games.models import Match
     from notifications.models import Notification
+
+    events.subscribe(events.MatchesStarted, matches_started)  # after the commit (not during=True)
 
     post_save.connect(match_saved, sender=Match, dispatch_uid="live.match_saved")
     post_save.connect(notification_saved, sender=Notification, dispatch_uid="live.notification_saved")

@@ -11,18 +11,25 @@ revision at once; /live/me/ always starts with the current counts. A comment lin
 LIVE_HEARTBEAT_SECONDS keeps proxies from closing the connection; at each heartbeat the stream checks
 that its session is still there and its user still active (a "close" event on logout or a ban ends
 it sooner). A user holds at most LIVE_MAX_STREAMS_PER_USER streams: one more gets 429.
+
+An open stream holds no database connection: its request thread gives its connection back as the
+answer begins, and the stream's queries run on the process's one thread for them (live.db).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from live import limits
@@ -37,6 +44,7 @@ from live.broadcast import (
     subscribe,
     user_channel,
 )
+from live.db import arelease_connection, db, outside_the_request
 from live.hooks import session_tag
 
 log = logging.getLogger(__name__)
@@ -61,15 +69,12 @@ class Stream:
     def __init__(self, request: HttpRequest, user: Any, token: str) -> None:
         self.user_id = user.pk
         self.session_key = request.session.session_key
-        self.session = request.session
         self.token = token
 
     async def still_allowed(self) -> bool:
-        from accounts.models import User
-
-        if not self.session_key or not await self.session.aexists(self.session_key):
+        if not self.session_key:
             return False
-        return await User.objects.filter(pk=self.user_id, is_active=True).aexists()
+        return await checks().allowed(self.session_key, self.user_id)
 
     def closes(self, message: Message) -> bool:
         """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
@@ -94,6 +99,67 @@ class Stream:
         await limits.arelease(self.user_id, self.token)
 
 
+def allowed_pairs(pairs: list[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Of these (session key, user id), those whose session is still there and whose user is active."""
+    from accounts.models import User
+
+    sessions = Session.objects.filter(session_key__in={key for key, _ in pairs}, expire_date__gt=timezone.now())
+    live = set(sessions.values_list("session_key", flat=True))
+    active = set(User.objects.filter(pk__in={user for _, user in pairs}, is_active=True).values_list("pk", flat=True))
+    return {(key, user) for key, user in pairs if key in live and user in active}
+
+
+CHECK_GATHER_S = 0.5  # a heartbeat's check waits this long for the others of about that time
+
+
+class Checks:
+    """The heartbeat checks of this event loop's streams, made together: the streams whose heartbeats
+    come within CHECK_GATHER_S of each other share one query for their sessions and one for their
+    users (two queries a stream, each on the one database thread, cost an idle stream more than its
+    share of the poll it replaces)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[tuple[str, int], list[asyncio.Future[bool]]] = {}
+        self.task: asyncio.Task | None = None
+
+    async def allowed(self, session_key: str, user_id: int) -> bool:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bool] = loop.create_future()
+        self.waiting.setdefault((session_key, user_id), []).append(future)
+        if self.task is None or self.task.done():
+            # Not in the first stream's request context: its request thread is not this task's.
+            self.task = loop.create_task(self.run(), context=outside_the_request())
+        return await future
+
+    async def run(self) -> None:
+        while self.waiting:  # those that asked while a batch was read go in the next one
+            await asyncio.sleep(CHECK_GATHER_S)
+            batch, self.waiting = self.waiting, {}
+            try:
+                allowed = await db(allowed_pairs, list(batch))
+            except Exception as error:  # the database away: each stream's heartbeat fails, as alone
+                for futures in batch.values():
+                    for future in futures:
+                        if not future.done():
+                            future.set_exception(error)
+                continue
+            for pair, futures in batch.items():
+                for future in futures:
+                    if not future.done():  # a stream cancelled meanwhile (its client went away)
+                        future.set_result(pair in allowed)
+
+
+_checks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Checks] = weakref.WeakKeyDictionary()
+
+
+def checks() -> Checks:
+    """This event loop's checks (the server has one loop; a test client makes one per request)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _checks:
+        _checks[loop] = Checks()
+    return _checks[loop]
+
+
 class EventStreamResponse(StreamingHttpResponse):
     """An event stream that gives its slot back when it ends: at its end, a logout, or the client
     gone (Django's ASGI handler cancels the stream)."""
@@ -107,6 +173,10 @@ class EventStreamResponse(StreamingHttpResponse):
     @staticmethod
     async def with_retry(stream: Stream, events: AsyncIterator[str]) -> AsyncIterator[str]:
         try:
+            # The request's thread keeps its connection for as long as the stream is open, unless
+            # it gives it back now (its middleware and the view's checks are done): the stream's
+            # own queries go through live.db.db(), on the process's one thread for them.
+            await arelease_connection()
             yield f"retry: {RETRY_MS}\n\n"
             async for chunk in events:
                 yield chunk
@@ -144,10 +214,14 @@ async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpRes
     return user, Stream(request, user, token), None
 
 
-async def read_revision(match_id: int) -> int | None:
+def revision_of(match_id: int) -> int | None:
     from games.models import Match
 
-    return await Match.objects.filter(pk=match_id).values_list("revision", flat=True).afirst()
+    return Match.objects.filter(pk=match_id).values_list("revision", flat=True).first()
+
+
+async def read_revision(match_id: int) -> int | None:
+    return await db(revision_of, match_id)
 
 
 @require_GET
@@ -212,7 +286,7 @@ async def me_stream(request: HttpRequest) -> HttpResponse:
     return EventStreamResponse(stream, me_events(stream))
 
 
-async def count_of(kind: str, user_id: int) -> int:
+def counted(kind: str, user_id: int) -> int:
     from games.models import Match, Seat
     from notifications.models import Notification
 
@@ -220,8 +294,12 @@ async def count_of(kind: str, user_id: int) -> int:
         waiting = Seat.objects.filter(
             user_id=user_id, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE
         )
-        return await waiting.acount()
-    return await Notification.objects.filter(recipient_id=user_id, read_at__isnull=True).acount()  # as push.views.bell
+        return waiting.count()
+    return Notification.objects.filter(recipient_id=user_id, read_at__isnull=True).count()  # as push.views.bell
+
+
+async def count_of(kind: str, user_id: int) -> int:
+    return await db(counted, kind, user_id)
 
 
 COUNT_NAMES = {"turns": "count", "bell": "unread"}

@@ -188,3 +188,45 @@ def test_without_redis_the_watcher_hears_another_process(transactional_db, alice
     finally:
         stop_server(process, folder)
         broadcast.reset_broadcaster()
+
+
+def server_connections(application_name: str) -> int:
+    """The server's open PostgreSQL connections (its DATABASE_URL names it), seen from this process."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [application_name])
+        return cursor.fetchone()[0]
+
+
+def test_open_streams_hold_no_database_connection_each(transactional_db, redis_channels, make_user):
+    """Twenty-four open streams (boards, /live/me/ and the API's account stream), through several
+    heartbeats whose checks query the database: the server holds a bounded number of connections (its
+    one thread for the streams' queries), not one per stream."""
+    from tests.asgi_server import database_url
+
+    name = f"dizzy-conn-{uuid.uuid4().hex[:8]}"
+    env = {**redis_channels, "DATABASE_URL": f"{database_url()}?application_name={name}"}
+    process, port, folder = start_server(env, heartbeat_s=1)
+    readers: list[StreamReader] = []
+    try:
+        for n in range(4):
+            me, them = make_user(f"conn{n}a"), make_user(f"conn{n}b")
+            match = start_match(me, [them])
+            for user in (me, them):
+                readers += [StreamReader(port, f"/live/match/{match.pk}/", user) for _ in range(2)]
+                readers.append(StreamReader(port, "/live/me/", user))
+        for reader in readers:
+            assert reader.next() is not None  # open, and past its first queries
+        api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        api.request("GET", "/api/v1/stream/event", headers={"Cookie": f"sessionid={session_cookie(me)}"})
+        assert api.getresponse().status == 200
+        time.sleep(3.5)  # three heartbeats: each board and /live/me/ stream checks its session and user
+        held = server_connections(name)
+        assert 1 <= held <= 2, f"{held} connections for {len(readers) + 1} open streams"
+        assert all(None not in list(reader.events.queue) for reader in readers)  # all still open
+        api.close()
+    finally:
+        for reader in readers:
+            reader.close()
+        stop_server(process, folder)

@@ -106,3 +106,31 @@ def test_a_bots_move_publishes_too(alice, published, django_capture_on_commit_ca
     match.refresh_from_db()
     assert published[0] == ("match", match.pk, match.revision)
     assert ("turns", alice.pk, {}) in published
+
+
+@pytest.mark.django_db
+def test_matches_started_in_bulk_publish_their_revisions_turns_and_one_lobby_event(
+    alice, bob, carol, published, django_capture_on_commit_callbacks
+):
+    """games.actions.batch.start_matches bulk-creates (no post_save): its MatchesStarted event is heard
+    after the commit, and only then."""
+    from django.db import transaction
+
+    from games.actions.batch import NewMatch, start_matches
+    from games.engines.registry import get_engine
+
+    def new(players: list[tuple[int | None, str]]) -> NewMatch:
+        options = get_engine("solitaire-chess").parse_options({}, len(players))
+        return NewMatch("solitaire-chess", options, alice.pk, "daily", players)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with transaction.atomic():
+            matches = start_matches([new([(alice.pk, ""), (bob.pk, "")]), new([(carol.pk, ""), (None, "random")])])
+    assert published == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    assert sorted(p for p in published if p[0] == "match") == sorted(("match", m.pk, 1) for m in matches)
+    assert sorted(p[1] for p in published if p[0] == "turns") == sorted([alice.pk, bob.pk, carol.pk])  # once each
+    assert sorted(p[1] for p in published if p[0] == "bell") == sorted([alice.pk, bob.pk, carol.pk])
+    assert published.count(("lobby",)) == 1
+    assert {m.revision for m in type(matches[0]).objects.filter(pk__in=[m.pk for m in matches])} == {1}

@@ -256,3 +256,22 @@ def test_a_client_gone_gives_its_slot_back(alice, bob, settings):
         assert limits._local == {}
 
     run(check())
+
+
+@pytest.mark.django_db
+def test_the_heartbeat_checks_of_many_streams_share_two_queries(alice, bob, client_for, django_assert_num_queries):
+    """Streams whose heartbeats come together are checked together: one query for their sessions, one
+    for their users, whatever their number (each stream's own two cost an idle stream over 5% of a poll)."""
+    from live import views
+
+    key_a, key_b = (client_for(user).cookies["sessionid"].value for user in (alice, bob))
+    type(bob).objects.filter(pk=bob.pk).update(is_active=False)  # banned
+    asked = [(key_a, alice.pk)] * 3 + [(key_b, bob.pk), ("logged-out", alice.pk)]
+
+    async def check_all() -> list[bool]:
+        checks = views.Checks()
+        return await asyncio.gather(*(checks.allowed(key, user_id) for key, user_id in asked))
+
+    with django_assert_num_queries(2):
+        answers = async_to_sync(check_all)()
+    assert answers == [True, True, True, False, False]

@@ -1,0 +1,32 @@
+"""`make run`'s supervisor (dizzysite/supervise.py): what each process is started with."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from dizzysite import supervise
+
+
+def test_the_asgi_server_runs_without_persistent_connections_and_the_worker_keeps_them(monkeypatch):
+    """Django advises DATABASE_CONN_MAX_AGE=0 under ASGI (a request's thread ends with it); the worker
+    and beat keep the setting as it is (60 by default)."""
+    monkeypatch.setenv("DATABASE_CONN_MAX_AGE", "60")
+    envs: list[dict[str, str]] = []
+    real_popen = subprocess.Popen
+
+    def popen(command: list[str], env: dict[str, str] | None = None, **kwargs) -> subprocess.Popen:
+        envs.append(dict(os.environ) if env is None else env)
+        return real_popen([sys.executable, "-c", "pass"])
+
+    monkeypatch.setattr(supervise.subprocess, "Popen", popen)
+    children = supervise.children_for("127.0.0.1:8123", noreload=True, concurrency=1)
+    for child in children:
+        child.start()
+        child.process.wait()
+    started = {child.name: env for child, env in zip(children, envs, strict=True)}
+    assert started["web"]["DATABASE_CONN_MAX_AGE"] == "0"
+    assert started["worker"]["DATABASE_CONN_MAX_AGE"] == "60"
+    assert started["beat"]["DATABASE_CONN_MAX_AGE"] == "60"
+    assert started["web"]["PATH"] == started["worker"]["PATH"]  # the rest of the environment as it was
