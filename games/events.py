@@ -47,6 +47,16 @@ class MoveMade(MatchEvent):
 
 
 @dataclass(frozen=True)
+class BoardChanged(MatchEvent):
+    """Match.revision grew to `revision` (the integer as saved): a move, a timeout, a chat message, a
+    lobby join or leave, a vacation... Published by games.actions.common.save_board_change, the one
+    writer of the revision, once per call; also by create_match for a new match left open (revision 0),
+    which no save_board_change announces. The live channel hears it after the commit."""
+
+    revision: int
+
+
+@dataclass(frozen=True)
 class TurnStarted(MatchEvent):
     """`seats` (numbers) began a turn at `version`; `mover` made the move that gave it (None at the start)."""
 

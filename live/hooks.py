@@ -1,14 +1,13 @@
-"""What publishes the live events: receivers connected in LiveConfig.ready(), all after commit.
+"""What publishes the live events: listeners connected in LiveConfig.ready(), all after commit.
 
 - A match's revision: every writer of Match.revision goes through games.actions.common.save_board_change
-  (moves, timeouts, resignations, chat, lobby joins and leaves, vacations), which saves the match with
-  "revision" among its fields. A post_save receiver here hears each of them, whoever the writer is
-  (the web process or the Celery worker), so no action needs a line for the live events, and the
-  domain events (games.events) need not cover chat or the lobby. On commit it publishes the revision,
-  a "turns" user event to the seated players (their counts are recomputed by their own streams), and
-  a lobby event when the match is open or has just started.
+  (moves, timeouts, resignations, chat, lobby joins and leaves, vacations), which publishes a
+  games.events.BoardChanged with the revision as saved (create_match too, for a new open match). Heard
+  after the commit, whoever the writer is (the web process or the Celery worker), it publishes the
+  revision, a "turns" user event to the seated players (their counts are recomputed by their own
+  streams), and a lobby event when the match is open, has just started or was cancelled.
 - Matches started in bulk (games.actions.batch.start_matches: a tournament's round, a championship's
-  season) are bulk-created, so no post_save fires: their one games.events.MatchesStarted event,
+  season) are bulk-created, with no BoardChanged: their one games.events.MatchesStarted event,
   heard after the commit, publishes each match's revision, "turns" and "bell" (the start's
   notification rows are bulk-created too) once to each seated player, and one lobby event.
 - The bell: a post_save receiver on notifications.Notification (notifications does not import live).
@@ -41,20 +40,14 @@ def _touches(update_fields: Any, names: set[str]) -> bool:
     return update_fields is None or bool(names & set(update_fields))
 
 
-def match_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
-    if created or _touches(update_fields, {"revision", "status"}):
-        transaction.on_commit(partial(announce_match, instance), robust=True)
-
-
-def announce_match(match: Any) -> None:
+def board_changed(event: Any) -> None:
+    """A games.events.BoardChanged, after its commit (subscribed in connect()): the match's revision as
+    saved, "turns" to its seated players, and the lobby when the match is open, has just started or
+    was cancelled. The match object is the action's, as it stands at the commit."""
     from games.models import Match, Seat
 
-    revision = match.revision
-    if not isinstance(revision, int):  # saved with F("revision") + 1 and not read back
-        revision = Match.objects.filter(pk=match.pk).values_list("revision", flat=True).first()
-        if revision is None:
-            return
-    publish_match(match.pk, revision)
+    match = event.match
+    publish_match(match.pk, event.revision)
     seats = getattr(match, "_prefetched_objects_cache", {}).get("seats")
     if seats is not None:
         user_ids = {seat.user_id for seat in seats if seat.user_id}
@@ -98,12 +91,11 @@ def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 def connect() -> None:
     from games import events
-    from games.models import Match
     from notifications.models import Notification
 
-    events.subscribe(events.MatchesStarted, matches_started)  # after the commit (not during=True)
+    events.subscribe(events.BoardChanged, board_changed)  # after the commit (not during=True)
+    events.subscribe(events.MatchesStarted, matches_started)
 
-    post_save.connect(match_saved, sender=Match, dispatch_uid="live.match_saved")
     post_save.connect(notification_saved, sender=Notification, dispatch_uid="live.notification_saved")
     post_save.connect(user_saved, sender=get_user_model(), dispatch_uid="live.user_saved")
     user_logged_out.connect(logged_out, dispatch_uid="live.logged_out")

@@ -6,6 +6,7 @@ from django.db.models import F
 from django.utils.translation import gettext
 
 from accounts.models import User
+from games.events import BoardChanged, publish
 from games.models import Match
 
 MAX_MOVE_BYTES = 4000
@@ -52,10 +53,12 @@ def save_board_change(match: Match, fields: list[str] | None = None) -> None:
 
     Idle polls compare Match.revision, so it must grow at every change and never repeat or go back,
     even for a caller that holds no row lock: the database adds one to what it stores (F), not to
-    a value this process read earlier. Every writer of the revision goes through here."""
+    a value this process read earlier. Every writer of the revision goes through here, so its
+    BoardChanged event (games.events) is how the apps hear of every change of the board."""
     match.revision = F("revision") + 1
     match.save(update_fields=None if fields is None else [*fields, "revision"])
-    match.refresh_from_db(fields=["revision"])
+    match.refresh_from_db(fields=["revision"])  # the integer the database stored, for the event too
+    publish(BoardChanged(match, match.version, match.revision))
 
 
 def lock_match(match_id: int) -> Match:

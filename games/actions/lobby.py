@@ -22,7 +22,7 @@ from games.actions.common import (
 from games.actions.play import after_state_change
 from games.engines.base import BadOptions, Engine
 from games.engines.registry import get_bots, get_engine
-from games.events import PlayerInvited, publish
+from games.events import BoardChanged, PlayerInvited, publish
 from games.models import BOT_LEVELS, Match, Seat, TimeControl
 from games.reads import engine_of
 from games.seats import SeatSpec
@@ -82,6 +82,8 @@ def create_match(
             if row.user_id and not row.accepted:
                 publish(PlayerInvited(match, match.version, user=row.user, key=0))
         _start_if_full(match, user)
+        if match.status == Match.Status.OPEN:  # a start goes through save_board_change; a new open match not
+            publish(BoardChanged(match, match.version, match.revision))
     return match
 
 

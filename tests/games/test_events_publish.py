@@ -122,3 +122,39 @@ def test_the_actions_import_neither_ratings_nor_notifications():
         text = path.read_text()
         assert "from ratings" not in text and "import ratings" not in text, path.name
         assert "from notifications" not in text and "import notifications" not in text, path.name
+
+
+@pytest.fixture
+def board_changes():
+    """Every BoardChanged published, as a listener during the transaction gets it."""
+    got: list[events.BoardChanged] = []
+    events.subscribe(events.BoardChanged, got.append, during=True)
+    yield got
+    events._listeners.during[events.BoardChanged].remove(got.append)
+
+
+def test_a_move_a_chat_message_and_a_lobby_join_each_publish_one_board_change(alice, bob, board_changes):
+    """save_board_change publishes once per call, after the save, with the revision as an integer."""
+    from games.actions import SeatSpec
+    from moderation.actions import post_chat
+
+    match = start_match(alice, [bob])
+    board_changes.clear()
+    mover = user_to_act(match)
+    actions.do_move(match.pk, mover.user, match.version, first_legal(match, mover.number))
+    match.refresh_from_db()
+    assert [(e.match.pk, e.version, e.revision) for e in board_changes] == [(match.pk, match.version, match.revision)]
+    assert type(board_changes[0].revision) is int
+
+    board_changes.clear()
+    post_chat(match.pk, alice, "good luck")
+    match.refresh_from_db()
+    assert [(e.match.pk, e.revision) for e in board_changes] == [(match.pk, match.revision)]
+
+    three = actions.create_match(alice, "dizzy-duo-battle", [SeatSpec("me"), SeatSpec("open"), SeatSpec("open")])
+    assert [(e.match.pk, e.revision) for e in board_changes[1:]] == [(three.pk, 0)]  # created open: revision 0
+    board_changes.clear()
+    actions.do_join(three.pk, bob)  # a seat is still open: no start
+    three.refresh_from_db()
+    assert three.status == Match.Status.OPEN and three.revision == 1
+    assert [(e.match.pk, e.revision) for e in board_changes] == [(three.pk, 1)]

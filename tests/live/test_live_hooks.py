@@ -50,6 +50,49 @@ def test_an_open_match_changes_the_lobby(alice, published, django_capture_on_com
 
 
 @pytest.mark.django_db
+def test_a_join_that_starts_and_a_cancel_tell_the_lobby(alice, bob, published, django_capture_on_commit_callbacks):
+    """The join's own change and the start are two BoardChanged events: both revisions go out, in order."""
+    from games import actions
+    from games.actions import SeatSpec
+
+    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    before = match.revision
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        actions.do_join(match.pk, bob)
+    assert published == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    match.refresh_from_db()
+    assert match.status == match.Status.ACTIVE and match.revision == before + 2
+    assert [p for p in published if p[0] == "match"] == [
+        ("match", match.pk, before + 1),
+        ("match", match.pk, before + 2),
+    ]
+    assert ("lobby",) in published
+    assert {p[1] for p in published if p[0] == "turns"} == {alice.pk, bob.pk}
+
+    other = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")])
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_cancel(other.pk, alice)
+    other.refresh_from_db()
+    assert published == [("match", other.pk, other.revision), ("turns", alice.pk, {}), ("lobby",)]
+
+
+@pytest.mark.django_db
+def test_a_match_saved_without_a_board_change_publishes_nothing(
+    alice, bob, published, django_capture_on_commit_callbacks
+):
+    """No post_save receiver on Match any more: only BoardChanged (save_board_change) is heard."""
+    match = start_match(alice, [bob])
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        match.save()
+    assert published == []
+
+
+@pytest.mark.django_db
 def test_a_notification_rings_its_readers_bell(alice, bob, published, django_capture_on_commit_callbacks):
     from notifications.models import Kind, Notification
 
@@ -100,7 +143,7 @@ def test_a_bots_move_publishes_too(alice, published, django_capture_on_commit_ca
     published.clear()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         actions.do_bot_move(match.pk, bot.number, match.version, first_legal(match, bot.number))
-    ours = [c for c in callbacks if getattr(c, "func", None) is hooks.announce_match]
+    ours = [c for c in callbacks if getattr(c, "func", None) is hooks.board_changed]
     assert len(ours) == 1
     ours[0]()  # only the live hook's (the others would queue the next bot move and the emails)
     match.refresh_from_db()
@@ -112,7 +155,7 @@ def test_a_bots_move_publishes_too(alice, published, django_capture_on_commit_ca
 def test_matches_started_in_bulk_publish_their_revisions_turns_and_one_lobby_event(
     alice, bob, carol, published, django_capture_on_commit_callbacks
 ):
-    """games.actions.batch.start_matches bulk-creates (no post_save): its MatchesStarted event is heard
+    """games.actions.batch.start_matches bulk-creates (no BoardChanged): its MatchesStarted event is heard
     after the commit, and only then."""
     from django.db import transaction
 
@@ -127,10 +170,11 @@ def test_matches_started_in_bulk_publish_their_revisions_turns_and_one_lobby_eve
         with transaction.atomic():
             matches = start_matches([new([(alice.pk, ""), (bob.pk, "")]), new([(carol.pk, ""), (None, "random")])])
     assert published == []  # nothing before the commit
+    # before the callbacks: one of them plays the bot's move when the bot moves first (half the time)
+    assert {m.revision for m in type(matches[0]).objects.filter(pk__in=[m.pk for m in matches])} == {1}
     for callback in callbacks:
         callback()
     assert sorted(p for p in published if p[0] == "match") == sorted(("match", m.pk, 1) for m in matches)
     assert sorted(p[1] for p in published if p[0] == "turns") == sorted([alice.pk, bob.pk, carol.pk])  # once each
     assert sorted(p[1] for p in published if p[0] == "bell") == sorted([alice.pk, bob.pk, carol.pk])
     assert published.count(("lobby",)) == 1
-    assert {m.revision for m in type(matches[0]).objects.filter(pk__in=[m.pk for m in matches])} == {1}
