@@ -177,8 +177,10 @@ def do_join(tournament_id: int, user: User) -> Entry:
 
 def tell_entrants(tournament: Tournament, kind: str) -> None:
     """A tournament notification to every player entered (bots hear nothing), written in the
-    caller's transaction; emails and pushes go once it commits."""
-    for entry in tournament.entries.select_related("user").filter(user__isnull=False):
+    caller's transaction; emails and pushes go once it commits. A player who withdrew or was
+    disqualified is out of it: they hear no more of it (issue 26)."""
+    entries = tournament.entries.select_related("user").filter(user__isnull=False)
+    for entry in entries.filter(withdrawn=False, disqualified=False):
         notify_tournament(tournament, entry.user, kind)
 
 

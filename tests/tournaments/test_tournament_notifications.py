@@ -295,3 +295,28 @@ def test_a_division_is_named_in_the_readers_language(make_user, client, django_c
         "Solitaire Chess, seizoen 1, divisie 1"
         in client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     )
+
+
+def test_a_withdrawn_or_disqualified_player_hears_no_tournament_over(
+    alice, players, django_capture_on_commit_callbacks
+):
+    tournament = swiss(alice)
+    for player in players:
+        actions.do_join(tournament.pk, player)
+    make_due(tournament)
+    assert actions.do_start_if_due(tournament.pk) == "started"
+    actions.do_leave(tournament.pk, players[0])
+    actions.do_disqualify(tournament.entries.get(user=players[1]).pk, "test: disqualified")
+    outcome = ""
+    while outcome != "finished":
+        for match in round_matches(tournament):
+            if not match.is_over:
+                games.do_adjudicate(match.pk, [0], "test: the first seat wins")
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = actions.do_advance_if_round_over(tournament.pk)
+        assert outcome in ("paired", "finished")
+    for player in players[:2]:
+        assert Kind.TOURNAMENT_OVER not in tournament_rows(player)
+        assert [m for m in mails_to(player) if "is over" in m.subject] == []
+    for player in players[2:]:
+        assert tournament_rows(player)[-1] == Kind.TOURNAMENT_OVER
