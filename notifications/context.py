@@ -85,6 +85,7 @@ def tournament_context(row: Notification) -> dict:
         "starts_at": tournament.starts_at,
         "cancelled": tournament.status == tournament.Status.CANCELLED,
         "place": entry.place if entry else None,
+        "entered": entry is not None,  # else the organiser, who did not enter
         "entrants": tournament.entries.count(),
     }
 

@@ -175,13 +175,18 @@ def do_join(tournament_id: int, user: User) -> Entry:
         return entry
 
 
-def tell_entrants(tournament: Tournament, kind: str) -> None:
+def tell_entrants(tournament: Tournament, kind: str, tell_organiser: bool = True) -> None:
     """A tournament notification to every player entered (bots hear nothing), written in the
     caller's transaction; emails and pushes go once it commits. A player who withdrew or was
     disqualified is out of it: they hear no more of it (issue 26)."""
     entries = tournament.entries.select_related("user").filter(user__isnull=False)
     for entry in entries.filter(withdrawn=False, disqualified=False):
         notify_tournament(tournament, entry.user, kind)
+    # The organiser who did not enter hears of the start and the end too; not a championship's
+    # organiser (an admin) of each of its divisions, nor one who called it off themselves.
+    entered = entries.filter(user_id=tournament.organiser_id).exists()
+    if tell_organiser and tournament.season_id is None and not entered:
+        notify_tournament(tournament, tournament.organiser, kind)
 
 
 def entrant_notifications(tournament: Tournament, entries: list[Entry], kind: str) -> list[Notification]:
@@ -249,12 +254,12 @@ def do_cancel(tournament_id: int, reason: str) -> Tournament:
         return tournament
 
 
-def _cancel_locked(tournament: Tournament, reason: str) -> None:
+def _cancel_locked(tournament: Tournament, reason: str, tell_organiser: bool = True) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.ended = timezone.now()
     tournament.end_reason = reason[:300]
     tournament.save(update_fields=["status", "ended", "end_reason"])
-    tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
+    tell_entrants(tournament, Kind.TOURNAMENT_OVER, tell_organiser)  # "cancelled", never the moderator's reason
 
 
 def _check_organiser_before_start(tournament: Tournament, user: User) -> None:
@@ -269,7 +274,8 @@ def do_organiser_cancel(tournament_id: int, user: User) -> Tournament:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         _check_organiser_before_start(tournament, user)
-        _cancel_locked(tournament, gettext_noop("Cancelled by the organiser."))  # translated where shown
+        # translated where shown; the organiser knows: only the entrants hear it
+        _cancel_locked(tournament, gettext_noop("Cancelled by the organiser."), tell_organiser=False)
         return tournament
 
 

@@ -101,7 +101,10 @@ def test_started_new_round_and_over(alice, players, django_capture_on_commit_cal
         [first] = [m for m in mails_to(player) if m is not started]  # the player's match of round one
         assert "has started with 4 entrants" in started.body
         assert "Round 1 of Monday Swiss." in first.body
-    assert tournament_rows(alice) == []  # the organiser did not enter
+    assert tournament_rows(alice) == [Kind.TOURNAMENT_STARTED]  # the organiser, who did not enter
+    [organised] = mails_to(alice)
+    assert "Monday Swiss, which you organise, has started with 4 entrants." in organised.body
+    assert "Your matches" not in organised.body
     for match in round_matches(tournament):
         games.do_adjudicate(match.pk, [0], "test: the first seat wins")
     mail.outbox.clear()
@@ -122,7 +125,10 @@ def test_started_new_round_and_over(alice, players, django_capture_on_commit_cal
         assert f"you finished {entry.place} of 4." in over.body
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.do_advance_if_round_over(tournament.pk) == ""
-    assert Notification.objects.filter(kind=Kind.TOURNAMENT_OVER).count() == 4  # once each
+    assert tournament_rows(alice) == [Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
+    [over] = [m for m in mails_to(alice) if "Monday Swiss is over" in m.subject]
+    assert "Monday Swiss is over." in over.body and "you finished" not in over.body
+    assert Notification.objects.filter(kind=Kind.TOURNAMENT_OVER).count() == 5  # once each, the organiser too
 
 
 def test_cancelled_never_tells_the_moderators_reason(alice, bob, carol, django_capture_on_commit_callbacks):
@@ -178,8 +184,9 @@ def test_pushes_say_only_public_facts(alice, bob, carol, django_capture_on_commi
 
 
 def test_dutch_players_hear_it_in_dutch(alice, bob, carol, django_capture_on_commit_callbacks):
-    bob.language = "nl"
-    bob.save()
+    for dutch in (alice, bob):
+        dutch.language = "nl"
+        dutch.save()
     tournament = swiss(alice, rounds=1)
     with django_capture_on_commit_callbacks(execute=True):
         for player in (bob, carol):
@@ -195,6 +202,8 @@ def test_dutch_players_hear_it_in_dutch(alice, bob, carol, django_capture_on_com
     assert "een toernooi van Solitaire Chess, is bevestigd" in entry_mail.body
     assert "is begonnen met 2 deelnemers" in started_mail.body
     assert "Ronde 1 van Monday Swiss." in match_mail.body
+    [organised] = mails_to(alice)  # the organiser, who did not enter
+    assert "Monday Swiss, dat je organiseert, is begonnen met 2 deelnemers." in organised.body
     started = push_payload(Notification.objects.get(recipient=bob, kind=Kind.TOURNAMENT_STARTED))
     assert (started["title"], started["body"]) == ("Monday Swiss is begonnen", "2 deelnemers.")
     [match] = round_matches(tournament)
@@ -320,3 +329,28 @@ def test_a_withdrawn_or_disqualified_player_hears_no_tournament_over(
         assert [m for m in mails_to(player) if "is over" in m.subject] == []
     for player in players[2:]:
         assert tournament_rows(player)[-1] == Kind.TOURNAMENT_OVER
+
+
+def test_the_organiser_hears_a_cancel_they_did_not_make_and_once_when_they_entered(
+    alice, bob, carol, django_capture_on_commit_callbacks
+):
+    called_off = swiss(alice, name="Called off")
+    actions.do_join(called_off.pk, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_organiser_cancel(called_off.pk, alice)
+    assert tournament_rows(alice) == []  # they called it off themselves
+    assert tournament_rows(bob) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_OVER]
+    cancelled = swiss(alice, name="Cancelled")
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_cancel(cancelled.pk, "test: a moderator cancels")
+    assert tournament_rows(alice) == [Kind.TOURNAMENT_OVER]
+    entered = swiss(alice, name="Entered", min_entrants=2)
+    for player in (alice, carol):
+        actions.do_join(entered.pk, player)
+    make_due(entered)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert actions.do_start_if_due(entered.pk) == "started"
+    rows = Notification.objects.filter(recipient=alice, tournament=entered).order_by("id")
+    assert list(rows.values_list("kind", flat=True)) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED]
+    [started] = [m for m in mails_to(alice) if m.subject == "[Dizzysite] Entered has started"]
+    assert "Your matches are waiting for you." in started.body  # as an entrant, not as the organiser
