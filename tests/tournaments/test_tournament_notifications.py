@@ -262,7 +262,7 @@ def test_a_championship_division_tells_its_players_it_started_and_ended(make_use
         assert championship_actions.do_start_season_if_due(championship.pk) == "started"
     division = championship.seasons.get().divisions.get()
     for player in players:
-        assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED]
+        assert tournament_rows(player) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED]  # the sign-up's, then
         [started] = [m for m in mails_to(player) if m.subject == f"[Dizzysite] {division.name} has started"]
         assert "with 3 entrants" in started.body
     assert tournament_rows(admin) == []  # the championship's organiser plays in no division
@@ -271,7 +271,7 @@ def test_a_championship_division_tells_its_players_it_started_and_ended(make_use
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.do_advance_if_round_over(division.pk) == "finished"
     for player in players:
-        assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
+        assert tournament_rows(player) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
 
 
 def test_a_division_is_named_in_the_readers_language(make_user, client, django_capture_on_commit_callbacks):
@@ -354,3 +354,48 @@ def test_the_organiser_hears_a_cancel_they_did_not_make_and_once_when_they_enter
     assert list(rows.values_list("kind", flat=True)) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED]
     [started] = [m for m in mails_to(alice) if m.subject == "[Dizzysite] Entered has started"]
     assert "Your matches are waiting for you." in started.body  # as an entrant, not as the organiser
+
+
+def test_signing_up_for_a_championship_is_confirmed(make_user, client, django_capture_on_commit_callbacks):
+    from tournaments import championship_actions
+    from tournaments.models import Championship
+
+    admin = make_user("admin", is_staff=True)
+    championship = Championship.objects.create(game=GAME, division_size=4, organiser=admin)
+    eva, dirk, quiet = make_user("eva"), make_user("dirk", language="nl"), make_user("quiet")
+    quiet.email_preferences = {Kind.TOURNAMENT_ENTRY: "never"}
+    quiet.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        for player in (eva, dirk, quiet):
+            championship_actions.do_join_championship(championship.pk, player)
+        assert mail.outbox == []  # sent only once each sign-up commits
+    for player in (eva, dirk, quiet):
+        row = Notification.objects.get(recipient=player)
+        assert (row.kind, row.championship, row.tournament, row.match) == (
+            Kind.TOURNAMENT_ENTRY,
+            championship,
+            None,
+            None,
+        )
+        assert row.get_absolute_url() == championship.get_absolute_url()
+    [email] = mails_to(eva)
+    assert email.subject == "[Dizzysite] You are in Solitaire Chess championship"
+    assert "You start in its lowest division at its next season." in email.body
+    assert f"/championships/{championship.pk}/" in email.body
+    [dutch] = mails_to(dirk)
+    assert dutch.subject == "[Dizzysite] Je doet mee aan Kampioenschap Solitaire Chess"
+    assert "Je begint in de laagste divisie van het volgende seizoen." in dutch.body
+    assert mails_to(quiet) == []  # their preference: never by email; the inbox row stays
+    assert Notification.objects.get(recipient=quiet).status == Notification.Status.SKIPPED
+    payload = push_payload(Notification.objects.get(recipient=eva))
+    assert (payload["title"], payload["body"]) == (
+        "You are in Solitaire Chess championship",
+        "You start in its lowest division at its next season.",
+    )
+    assert payload["tag"] == f"championship-{championship.pk}"
+    client.force_login(eva)
+    inbox = client.get("/inbox/")
+    assert "Solitaire Chess championship" in inbox.content.decode()
+    championship_actions.do_leave_championship(championship.pk, eva)
+    championship_actions.do_join_championship(championship.pk, eva)  # back: no second confirmation
+    assert Notification.objects.filter(recipient=eva).count() == 1
