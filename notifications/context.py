@@ -27,6 +27,8 @@ def add_match_context(hook: Callable[[Match], dict]) -> None:
 
 def email_context(row: Notification) -> dict:
     """What the email may say: only what the recipient could see on the board (ALL-3)."""
+    if row.match_id is None and row.tournament_id is None:
+        return championship_context(row)
     if row.match_id is None:
         return tournament_context(row)
     match = row.match
@@ -85,7 +87,31 @@ def tournament_context(row: Notification) -> dict:
         "starts_at": tournament.starts_at,
         "cancelled": tournament.status == tournament.Status.CANCELLED,
         "place": entry.place if entry else None,
+        "entered": entry is not None,  # else the organiser, who did not enter
         "entrants": tournament.entries.count(),
+    }
+
+
+def championship_context(row: Notification) -> dict:
+    """A championship's sign-up confirmed: its name, game and page; the division comes later."""
+    championship = row.championship
+    return {
+        "kind": row.kind,
+        "championship": True,
+        "match_name": championship.title,
+        "tournament_name": championship.title,
+        "game_name": championship.game_name,
+        "board_url": absolute(championship.get_absolute_url()),
+        "others": [],
+        "last_texts": [],
+        "end_reason": "",
+        "deadline": None,
+        "invited_by": championship.organiser.public_name,
+        "starts_at": None,
+        "cancelled": False,
+        "place": None,
+        "entered": True,
+        "entrants": championship.members.filter(left=False).count(),
     }
 
 

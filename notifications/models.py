@@ -85,6 +85,10 @@ class Notification(models.Model):
     tournament = models.ForeignKey(
         "tournaments.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
+    # A championship's sign-up (issue 26): no tournament yet, the player's division comes at the next season.
+    championship = models.ForeignKey(
+        "tournaments.Championship", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     turn = models.PositiveIntegerField(
         help_text="the match version the email is about; for an invitation, the match's revision (each is new)"
@@ -114,8 +118,17 @@ class Notification(models.Model):
                 condition=models.Q(match__isnull=True),
                 name="one_email_per_tournament_and_kind",
             ),
+            # A championship's rows have neither: one per championship and kind (a player who leaves
+            # and signs up again is not confirmed twice).
+            models.UniqueConstraint(
+                fields=["recipient", "championship", "kind"],
+                condition=models.Q(match__isnull=True, tournament__isnull=True),
+                name="one_email_per_championship_and_kind",
+            ),
             models.CheckConstraint(
-                condition=models.Q(match__isnull=False) | models.Q(tournament__isnull=False),
+                condition=models.Q(match__isnull=False)
+                | models.Q(tournament__isnull=False)
+                | models.Q(championship__isnull=False),
                 name="notification_about_something",
             ),
         ]
@@ -128,12 +141,16 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.match_id is None and self.tournament_id is None:
+            return f"{self.get_kind_display()} to {self.recipient} (championship {self.championship_id})"
         if self.match_id is None:
             return f"{self.get_kind_display()} to {self.recipient} (tournament {self.tournament_id})"
         return f"{self.get_kind_display()} to {self.recipient} (match {self.match_id}, turn {self.turn})"
 
     def get_absolute_url(self) -> str:
-        """Where the row leads: the match's board or the tournament's page."""
+        """Where the row leads: the match's board, the tournament's or the championship's page."""
+        if self.match_id is None and self.tournament_id is None:
+            return self.championship.get_absolute_url()
         if self.match_id is None:
             return self.tournament.get_absolute_url()
         return self.match.get_absolute_url()
@@ -141,7 +158,9 @@ class Notification(models.Model):
     @property
     def subject_name(self) -> str:
         """What the row is about, as the inbox and the digest name it: "Ghosties #12" or the
-        tournament's name."""
+        tournament's or championship's name."""
+        if self.match_id is None and self.tournament_id is None:
+            return self.championship.title
         if self.match_id is None:
             return self.tournament.name
         return f"{self.match.game_name} #{self.match_id}"

@@ -33,7 +33,15 @@ def notify_tournament(tournament, recipient, kind: str) -> Notification | None:
     return _write(recipient, kind, tournament=tournament, turn=0)
 
 
-def _write(recipient, kind: str, turn: int, match=None, tournament=None) -> Notification | None:
+def notify_championship(championship, recipient, kind: str) -> Notification | None:
+    """notify_tournament for a championship (its sign-up confirmed, Kind.TOURNAMENT_ENTRY and the
+    player's preferences for it): one row per championship, kind and player."""
+    if recipient is None or not recipient.is_active:
+        return None
+    return _write(recipient, kind, championship=championship, turn=0)
+
+
+def _write(recipient, kind: str, turn: int, match=None, tournament=None, championship=None) -> Notification | None:
     choice = preference(recipient, kind) if recipient.email else "never"
     status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
         choice, Notification.Status.SKIPPED
@@ -43,6 +51,7 @@ def _write(recipient, kind: str, turn: int, match=None, tournament=None) -> Noti
             row = Notification.objects.create(
                 match=match,
                 tournament=tournament,
+                championship=championship,
                 recipient=recipient,
                 kind=kind,
                 turn=turn,

@@ -49,7 +49,9 @@ def send_notification(self, notification_id: int) -> None:
     Sent at most once: a second task finds the row sent, or claimed and waits for the claim's
     lease. A worker killed mid-send leaves a claim that is taken over once its lease has passed."""
     # Not a digest's row (the digest sends it); not the optional match or tournament locked.
-    rows = Notification.objects.select_related("match", "tournament", "recipient").filter(in_digest=False)
+    rows = Notification.objects.select_related("match", "tournament", "championship", "recipient").filter(
+        in_digest=False
+    )
     claim = OUTBOX.claim(rows, notification_id, skip_reason)
     if claim is None:
         return
@@ -97,7 +99,7 @@ def _send_digest(recipient_id: int) -> int:
     with transaction.atomic():
         rows = list(
             Notification.objects.select_for_update(of=("self",))  # not the optional match or tournament
-            .select_related("match", "tournament", "recipient")
+            .select_related("match", "tournament", "championship", "recipient")
             .filter(recipient_id=recipient_id, status=Notification.Status.DIGEST)
             .order_by("id")
         )

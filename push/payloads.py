@@ -97,6 +97,8 @@ def round_line(context: dict) -> str:
 
 def tournament_line(row: Notification, context: dict) -> str:
     """What a tournament's push says: only what its public page shows."""
+    if row.kind == Kind.TOURNAMENT_ENTRY and context.get("championship"):
+        return gettext("You start in its lowest division at its next season.")
     if row.kind == Kind.TOURNAMENT_ENTRY:
         when = _in_zone(context["starts_at"], row.recipient.time_zone)
         return gettext("A tournament of {game}; it starts {when}.").format(game=context["game_name"], when=when)
@@ -113,6 +115,8 @@ def topic(row: Notification) -> str:
     """The push's Topic (RFC 8030 5.4) and the service worker's tag: one per match, so that a device
     that was offline gets, and shows, only the latest push about each match. At most 32 characters
     of the URL-safe base64 alphabet."""
+    if row.match_id is None and row.tournament_id is None:
+        return f"championship-{row.championship_id}"
     if row.match_id is None:
         return f"tournament-{row.tournament_id}"
     return f"match-{row.match_id}"

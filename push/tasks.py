@@ -54,7 +54,11 @@ class Outcome:
 @shared_task(name="push.tasks.send_push", bind=True, max_retries=None)
 def send_push(self, delivery_id: int) -> None:
     rows = PushDelivery.objects.select_related(
-        "notification__match", "notification__tournament", "notification__recipient", "subscription"
+        "notification__match",
+        "notification__tournament",
+        "notification__championship",
+        "notification__recipient",
+        "subscription",
     )
     claim = OUTBOX.claim(rows, delivery_id, _skip_reason)  # None too when the device was deleted meanwhile
     if claim is None:

@@ -100,7 +100,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest(str(error))
     rows = (
         Notification.objects.filter(recipient=request.user, deleted_at__isnull=True)
-        .select_related("match", "tournament")
+        .select_related("match", "tournament", "championship")
         .defer(*(f"match__{field}" for field in LARGE_FIELDS))  # a row names its match, never shows it
     )
     if before is not None:
@@ -138,7 +138,9 @@ def back_to_inbox(request: HttpRequest) -> HttpResponse:
 def inbox_open(request: HttpRequest, notification_id: int) -> HttpResponse:
     """The address older pushes carry: to the match, changing nothing (a GET; reading is a POST)."""
     row = get_object_or_404(
-        Notification.objects.select_related("match", "tournament"), pk=notification_id, recipient=request.user
+        Notification.objects.select_related("match", "tournament", "championship"),
+        pk=notification_id,
+        recipient=request.user,
     )
     return redirect(row.get_absolute_url())
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -124,6 +125,26 @@ def rating_of(game: str, user_id: int | None, bot_level: str = "") -> int:
     return row.value if row else display(Rating._meta.get_field("mu").default)
 
 
+def ratings_of(game: str, entries: list[Entry]) -> dict[int, int]:
+    """rating_of for every entry at once, by entry id, in one query (issue 26: a tournament's start
+    read one rating per entrant)."""
+    user_ids = {e.user_id for e in entries if e.user_id is not None}
+    levels = {e.bot_level for e in entries if e.user_id is None}
+    rows = Rating.objects.filter(game=game).filter(
+        Q(pool=Pool.PEOPLE, user_id__in=user_ids) | Q(pool=Pool.BOTS, user=None, bot_level__in=levels)
+    )
+    people, bots = {}, {}
+    for user_id, level, value in ((r.user_id, r.bot_level, r.value) for r in rows):
+        if user_id is None:
+            bots[level] = value
+        else:
+            people[user_id] = value
+    default = display(Rating._meta.get_field("mu").default)
+    return {
+        e.pk: (bots.get(e.bot_level, default) if e.user_id is None else people.get(e.user_id, default)) for e in entries
+    }
+
+
 def check_entry_open(tournament: Tournament) -> None:
     if tournament.status != Tournament.Status.OPEN or tournament.starts_at <= timezone.now():
         raise ActionError(gettext("This tournament is not taking entries."))
@@ -154,11 +175,18 @@ def do_join(tournament_id: int, user: User) -> Entry:
         return entry
 
 
-def tell_entrants(tournament: Tournament, kind: str) -> None:
+def tell_entrants(tournament: Tournament, kind: str, tell_organiser: bool = True) -> None:
     """A tournament notification to every player entered (bots hear nothing), written in the
-    caller's transaction; emails and pushes go once it commits."""
-    for entry in tournament.entries.select_related("user").filter(user__isnull=False):
+    caller's transaction; emails and pushes go once it commits. A player who withdrew or was
+    disqualified is out of it: they hear no more of it (issue 26)."""
+    entries = tournament.entries.select_related("user").filter(user__isnull=False)
+    for entry in entries.filter(withdrawn=False, disqualified=False):
         notify_tournament(tournament, entry.user, kind)
+    # The organiser who did not enter hears of the start and the end too; not a championship's
+    # organiser (an admin) of each of its divisions, nor one who called it off themselves.
+    entered = entries.filter(user_id=tournament.organiser_id).exists()
+    if tell_organiser and tournament.season_id is None and not entered:
+        notify_tournament(tournament, tournament.organiser, kind)
 
 
 def entrant_notifications(tournament: Tournament, entries: list[Entry], kind: str) -> list[Notification]:
@@ -226,12 +254,12 @@ def do_cancel(tournament_id: int, reason: str) -> Tournament:
         return tournament
 
 
-def _cancel_locked(tournament: Tournament, reason: str) -> None:
+def _cancel_locked(tournament: Tournament, reason: str, tell_organiser: bool = True) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.ended = timezone.now()
     tournament.end_reason = reason[:300]
     tournament.save(update_fields=["status", "ended", "end_reason"])
-    tell_entrants(tournament, Kind.TOURNAMENT_OVER)  # "cancelled", never the moderator's reason
+    tell_entrants(tournament, Kind.TOURNAMENT_OVER, tell_organiser)  # "cancelled", never the moderator's reason
 
 
 def _check_organiser_before_start(tournament: Tournament, user: User) -> None:
@@ -246,7 +274,8 @@ def do_organiser_cancel(tournament_id: int, user: User) -> Tournament:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         _check_organiser_before_start(tournament, user)
-        _cancel_locked(tournament, gettext_noop("Cancelled by the organiser."))  # translated where shown
+        # translated where shown; the organiser knows: only the entrants hear it
+        _cancel_locked(tournament, gettext_noop("Cancelled by the organiser."), tell_organiser=False)
         return tournament
 
 
@@ -350,8 +379,9 @@ def do_start_if_due(tournament_id: int) -> str:
             tournament.save(update_fields=["status", "ended", "end_reason"])
             tell_entrants(tournament, Kind.TOURNAMENT_OVER)
             return "cancelled"
+        ratings = ratings_of(tournament.game, entries)
         for entry in entries:
-            entry.rating = rating_of(tournament.game, entry.user_id, entry.bot_level)
+            entry.rating = ratings[entry.pk]
         entries.sort(key=lambda e: (-e.rating, e.joined, e.pk))
         for seed, entry in enumerate(entries, start=1):
             entry.seed = seed

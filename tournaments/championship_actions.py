@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from accounts.models import User
 from games.actions.common import ActionError, check_can_play
 from notifications.models import Kind
-from notifications.service import notify_all
+from notifications.service import notify_all, notify_championship
 from tournaments.actions import entrant_notifications, round_robin_plans, total_rounds
 from tournaments.championship import Finish, level_of, next_divisions
 from tournaments.matches import create_rounds
@@ -40,6 +40,7 @@ def do_join_championship(championship_id: int, user: User) -> ChampionshipMember
             member.left = False
             member.joined = timezone.now()  # back at the bottom, as a newcomer
             member.save(update_fields=["left", "joined"])
+        notify_championship(championship, user, Kind.TOURNAMENT_ENTRY)  # sent once this commits
         return member
 
 

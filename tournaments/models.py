@@ -13,8 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.models import BOT_LEVELS, Match, TimeControl
@@ -220,6 +220,11 @@ class Championship(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("championship", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """Its name as its page shows it, in the current language."""
+        return gettext("%(game)s championship") % {"game": self.game_name}
 
     @property
     def game_name(self) -> str:

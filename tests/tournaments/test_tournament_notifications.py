@@ -101,7 +101,10 @@ def test_started_new_round_and_over(alice, players, django_capture_on_commit_cal
         [first] = [m for m in mails_to(player) if m is not started]  # the player's match of round one
         assert "has started with 4 entrants" in started.body
         assert "Round 1 of Monday Swiss." in first.body
-    assert tournament_rows(alice) == []  # the organiser did not enter
+    assert tournament_rows(alice) == [Kind.TOURNAMENT_STARTED]  # the organiser, who did not enter
+    [organised] = mails_to(alice)
+    assert "Monday Swiss, which you organise, has started with 4 entrants." in organised.body
+    assert "Your matches" not in organised.body
     for match in round_matches(tournament):
         games.do_adjudicate(match.pk, [0], "test: the first seat wins")
     mail.outbox.clear()
@@ -122,7 +125,10 @@ def test_started_new_round_and_over(alice, players, django_capture_on_commit_cal
         assert f"you finished {entry.place} of 4." in over.body
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.do_advance_if_round_over(tournament.pk) == ""
-    assert Notification.objects.filter(kind=Kind.TOURNAMENT_OVER).count() == 4  # once each
+    assert tournament_rows(alice) == [Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
+    [over] = [m for m in mails_to(alice) if "Monday Swiss is over" in m.subject]
+    assert "Monday Swiss is over." in over.body and "you finished" not in over.body
+    assert Notification.objects.filter(kind=Kind.TOURNAMENT_OVER).count() == 5  # once each, the organiser too
 
 
 def test_cancelled_never_tells_the_moderators_reason(alice, bob, carol, django_capture_on_commit_callbacks):
@@ -178,8 +184,9 @@ def test_pushes_say_only_public_facts(alice, bob, carol, django_capture_on_commi
 
 
 def test_dutch_players_hear_it_in_dutch(alice, bob, carol, django_capture_on_commit_callbacks):
-    bob.language = "nl"
-    bob.save()
+    for dutch in (alice, bob):
+        dutch.language = "nl"
+        dutch.save()
     tournament = swiss(alice, rounds=1)
     with django_capture_on_commit_callbacks(execute=True):
         for player in (bob, carol):
@@ -195,6 +202,8 @@ def test_dutch_players_hear_it_in_dutch(alice, bob, carol, django_capture_on_com
     assert "een toernooi van Solitaire Chess, is bevestigd" in entry_mail.body
     assert "is begonnen met 2 deelnemers" in started_mail.body
     assert "Ronde 1 van Monday Swiss." in match_mail.body
+    [organised] = mails_to(alice)  # the organiser, who did not enter
+    assert "Monday Swiss, dat je organiseert, is begonnen met 2 deelnemers." in organised.body
     started = push_payload(Notification.objects.get(recipient=bob, kind=Kind.TOURNAMENT_STARTED))
     assert (started["title"], started["body"]) == ("Monday Swiss is begonnen", "2 deelnemers.")
     [match] = round_matches(tournament)
@@ -253,7 +262,7 @@ def test_a_championship_division_tells_its_players_it_started_and_ended(make_use
         assert championship_actions.do_start_season_if_due(championship.pk) == "started"
     division = championship.seasons.get().divisions.get()
     for player in players:
-        assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED]
+        assert tournament_rows(player) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED]  # the sign-up's, then
         [started] = [m for m in mails_to(player) if m.subject == f"[Dizzysite] {division.name} has started"]
         assert "with 3 entrants" in started.body
     assert tournament_rows(admin) == []  # the championship's organiser plays in no division
@@ -262,7 +271,7 @@ def test_a_championship_division_tells_its_players_it_started_and_ended(make_use
     with django_capture_on_commit_callbacks(execute=True):
         assert actions.do_advance_if_round_over(division.pk) == "finished"
     for player in players:
-        assert tournament_rows(player) == [Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
+        assert tournament_rows(player) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED, Kind.TOURNAMENT_OVER]
 
 
 def test_a_division_is_named_in_the_readers_language(make_user, client, django_capture_on_commit_callbacks):
@@ -295,3 +304,98 @@ def test_a_division_is_named_in_the_readers_language(make_user, client, django_c
         "Solitaire Chess, seizoen 1, divisie 1"
         in client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     )
+
+
+def test_a_withdrawn_or_disqualified_player_hears_no_tournament_over(
+    alice, players, django_capture_on_commit_callbacks
+):
+    tournament = swiss(alice)
+    for player in players:
+        actions.do_join(tournament.pk, player)
+    make_due(tournament)
+    assert actions.do_start_if_due(tournament.pk) == "started"
+    actions.do_leave(tournament.pk, players[0])
+    actions.do_disqualify(tournament.entries.get(user=players[1]).pk, "test: disqualified")
+    outcome = ""
+    while outcome != "finished":
+        for match in round_matches(tournament):
+            if not match.is_over:
+                games.do_adjudicate(match.pk, [0], "test: the first seat wins")
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = actions.do_advance_if_round_over(tournament.pk)
+        assert outcome in ("paired", "finished")
+    for player in players[:2]:
+        assert Kind.TOURNAMENT_OVER not in tournament_rows(player)
+        assert [m for m in mails_to(player) if "is over" in m.subject] == []
+    for player in players[2:]:
+        assert tournament_rows(player)[-1] == Kind.TOURNAMENT_OVER
+
+
+def test_the_organiser_hears_a_cancel_they_did_not_make_and_once_when_they_entered(
+    alice, bob, carol, django_capture_on_commit_callbacks
+):
+    called_off = swiss(alice, name="Called off")
+    actions.do_join(called_off.pk, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_organiser_cancel(called_off.pk, alice)
+    assert tournament_rows(alice) == []  # they called it off themselves
+    assert tournament_rows(bob) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_OVER]
+    cancelled = swiss(alice, name="Cancelled")
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_cancel(cancelled.pk, "test: a moderator cancels")
+    assert tournament_rows(alice) == [Kind.TOURNAMENT_OVER]
+    entered = swiss(alice, name="Entered", min_entrants=2)
+    for player in (alice, carol):
+        actions.do_join(entered.pk, player)
+    make_due(entered)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert actions.do_start_if_due(entered.pk) == "started"
+    rows = Notification.objects.filter(recipient=alice, tournament=entered).order_by("id")
+    assert list(rows.values_list("kind", flat=True)) == [Kind.TOURNAMENT_ENTRY, Kind.TOURNAMENT_STARTED]
+    [started] = [m for m in mails_to(alice) if m.subject == "[Dizzysite] Entered has started"]
+    assert "Your matches are waiting for you." in started.body  # as an entrant, not as the organiser
+
+
+def test_signing_up_for_a_championship_is_confirmed(make_user, client, django_capture_on_commit_callbacks):
+    from tournaments import championship_actions
+    from tournaments.models import Championship
+
+    admin = make_user("admin", is_staff=True)
+    championship = Championship.objects.create(game=GAME, division_size=4, organiser=admin)
+    eva, dirk, quiet = make_user("eva"), make_user("dirk", language="nl"), make_user("quiet")
+    quiet.email_preferences = {Kind.TOURNAMENT_ENTRY: "never"}
+    quiet.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        for player in (eva, dirk, quiet):
+            championship_actions.do_join_championship(championship.pk, player)
+        assert mail.outbox == []  # sent only once each sign-up commits
+    for player in (eva, dirk, quiet):
+        row = Notification.objects.get(recipient=player)
+        assert (row.kind, row.championship, row.tournament, row.match) == (
+            Kind.TOURNAMENT_ENTRY,
+            championship,
+            None,
+            None,
+        )
+        assert row.get_absolute_url() == championship.get_absolute_url()
+    [email] = mails_to(eva)
+    assert email.subject == "[Dizzysite] You are in Solitaire Chess championship"
+    assert "You start in its lowest division at its next season." in email.body
+    assert f"/championships/{championship.pk}/" in email.body
+    [dutch] = mails_to(dirk)
+    assert dutch.subject == "[Dizzysite] Je doet mee aan Kampioenschap Solitaire Chess"
+    assert "Je begint in de laagste divisie van het volgende seizoen." in dutch.body
+    assert mails_to(quiet) == []  # their preference: never by email; the inbox row stays
+    assert Notification.objects.get(recipient=quiet).status == Notification.Status.SKIPPED
+    payload = push_payload(Notification.objects.get(recipient=eva))
+    assert (payload["title"], payload["body"]) == (
+        "You are in Solitaire Chess championship",
+        "You start in its lowest division at its next season.",
+    )
+    assert payload["tag"] == f"championship-{championship.pk}"
+    client.force_login(eva)
+    inbox = client.get("/inbox/")
+    assert "Solitaire Chess championship" in inbox.content.decode()
+    championship_actions.do_leave_championship(championship.pk, eva)
+    championship_actions.do_join_championship(championship.pk, eva)  # back: no second confirmation
+    assert Notification.objects.filter(recipient=eva).count() == 1
