@@ -42,29 +42,30 @@ def notify_championship(championship, recipient, kind: str) -> Notification | No
 
 
 def _write(recipient, kind: str, turn: int, match=None, tournament=None, championship=None) -> Notification | None:
-    choice = preference(recipient, kind) if recipient.email else "never"
-    status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
-        choice, Notification.Status.SKIPPED
+    row = Notification(
+        match=match, tournament=tournament, championship=championship, recipient=recipient, kind=kind, turn=turn
     )
+    _set_email_status(row)
     try:
         with transaction.atomic():
-            row = Notification.objects.create(
-                match=match,
-                tournament=tournament,
-                championship=championship,
-                recipient=recipient,
-                kind=kind,
-                turn=turn,
-                status=status,
-                in_digest=status == Notification.Status.DIGEST,
-                error="not wanted by email" if status == Notification.Status.SKIPPED else "",
-            )
+            row.save(force_insert=True)
     except IntegrityError:
         return None
-    if status == Notification.Status.PENDING:
+    if row.status == Notification.Status.PENDING:
         queue_on_commit("notifications.tasks.send_notification", row.pk)
     deliver(row)  # the other channels: push's devices (push/apps.py registers it)
     return row
+
+
+def _set_email_status(row: Notification) -> None:
+    """An unsaved row's email status by its recipient's preference for its kind: sent each, kept for
+    the digest, or skipped (no email address, or not wanted by email)."""
+    choice = preference(row.recipient, row.kind) if row.recipient.email else "never"
+    row.status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
+        choice, Notification.Status.SKIPPED
+    )
+    row.in_digest = row.status == Notification.Status.DIGEST
+    row.error = "not wanted by email" if row.status == Notification.Status.SKIPPED else ""
 
 
 def notify_all(rows: Sequence[Notification]) -> list[Notification]:
@@ -80,12 +81,7 @@ def notify_all(rows: Sequence[Notification]) -> list[Notification]:
     muted = set(mutes.values_list("user_id", "match_id"))
     kept = [row for row in rows if row.recipient.is_active and (row.recipient_id, row.match_id) not in muted]
     for row in kept:
-        choice = preference(row.recipient, row.kind) if row.recipient.email else "never"
-        row.status = {"each": Notification.Status.PENDING, "digest": Notification.Status.DIGEST}.get(
-            choice, Notification.Status.SKIPPED
-        )
-        row.in_digest = row.status == Notification.Status.DIGEST
-        row.error = "not wanted by email" if row.status == Notification.Status.SKIPPED else ""
+        _set_email_status(row)
     Notification.objects.bulk_create(kept)
     for row in kept:
         if row.status == Notification.Status.PENDING:
