@@ -41,7 +41,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-EMPTY_DB = "dizzy_scale_empty"
+# SCALE_DB_PREFIX: another prefix lets a second checkout build its own databases beside these.
+DB_PREFIX = os.environ.get("SCALE_DB_PREFIX", "dizzy_scale")
+EMPTY_DB = f"{DB_PREFIX}_empty"
 
 # Full size (scale 1.0), as issue 28 asks.
 USERS = 100_000
@@ -51,6 +53,12 @@ OPEN = 2_000
 HEAVY_FINISHED = 3_000
 HEAVY_RUNNING = 200
 HEAVY_NOTIFICATIONS = 20_000
+# The heavy player has at least a full page of every list on any database (20 a dashboard list, 100
+# an API page, 50 an inbox page), so that small and full draw the same rows and their ratio shows
+# what the history adds, not the page's rows (60 against 5 before).
+HEAVY_LEAST_FINISHED = 120
+HEAVY_LEAST_RUNNING = 50
+HEAVY_LEAST_NOTIFICATIONS = 200
 # Players per match as the templates are played (the site allows more at some games).
 PLAYERS = {"solitaire-chess": 2, "doubting-flower-field": 2, "dizzy-duo-battle": 2, "lizzy-ghosties": 4}
 BOT_SHARE = 0.1  # matches with one bot seat (rated in the bots pool)
@@ -183,11 +191,11 @@ class Sizes:
         return cls(
             users=n(USERS, 50),
             finished=n(FINISHED, 40),
-            running=n(RUNNING, 8),
+            running=n(RUNNING, 2 * HEAVY_LEAST_RUNNING),
             open=n(OPEN, 4),
-            heavy_finished=n(HEAVY_FINISHED, 3),
-            heavy_running=n(HEAVY_RUNNING, 2),
-            heavy_notifications=n(HEAVY_NOTIFICATIONS, 20),
+            heavy_finished=n(HEAVY_FINISHED, HEAVY_LEAST_FINISHED),
+            heavy_running=n(HEAVY_RUNNING, HEAVY_LEAST_RUNNING),
+            heavy_notifications=n(HEAVY_NOTIFICATIONS, HEAVY_LEAST_NOTIFICATIONS),
         )
 
 
@@ -660,8 +668,8 @@ def main(argv: list[str] | None = None) -> None:
     opts = parse_args(argv)
     setup_django()
     builds = {}
-    plan = [] if opts.no_small else [("small", "dizzy_scale_small", opts.small_scale)]
-    plan.append(("full", "dizzy_scale", opts.scale))
+    plan = [] if opts.no_small else [("small", f"{DB_PREFIX}_small", opts.small_scale)]
+    plan.append(("full", DB_PREFIX, opts.scale))
     if not opts.measure_only:
         t = time.monotonic()
         migrate_empty(dict(os.environ))
