@@ -109,8 +109,9 @@ class Match(models.Model):
     # board page reads no Move rows; the Move table keeps them all (history page, replays).
     history_tail = models.JSONField(default=list, blank=True)
     # The moves are in one MoveArchive row, not in Move rows (issue 28: games.actions.archive);
-    # games.reads.match_moves reads either.
-    moves_archived = models.BooleanField(default=False)
+    # games.reads.match_moves reads either. A default in the database too: rows written outside the
+    # ORM (bench/scale.py's COPY) that do not name the column are not archived.
+    moves_archived = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         verbose_name_plural = "matches"

@@ -9,7 +9,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games import actions
-from games.models import ENDED_STATUSES, Match
+from games.models import Match
 
 logger = logging.getLogger(__name__)
 
@@ -118,17 +118,6 @@ def end_used_up_vacations() -> int:
     return ended
 
 
-def matches_to_archive(limit: int) -> list[int]:
-    """Up to `limit` ended matches whose moves are still rows and that ended more than
-    MOVE_ARCHIVE_AFTER_SECONDS ago, the oldest end first (the partial index match_moves_to_archive)."""
-    from django.conf import settings
-    from django.utils import timezone
-
-    cutoff = timezone.now() - timedelta(seconds=settings.MOVE_ARCHIVE_AFTER_SECONDS)
-    ended = Match.objects.filter(moves_archived=False, status__in=ENDED_STATUSES, ended__lt=cutoff)
-    return list(ended.order_by("ended").values_list("pk", flat=True)[:limit])
-
-
 @shared_task(name="games.tasks.archive_ended_matches")
 def archive_ended_matches() -> int:
     """Every ten minutes (beat): the moves of up to MOVE_ARCHIVE_BATCH ended matches into one row each
@@ -138,7 +127,7 @@ def archive_ended_matches() -> int:
     from django.conf import settings
 
     archived = 0
-    for match_id in matches_to_archive(settings.MOVE_ARCHIVE_BATCH):
+    for match_id in actions.matches_to_archive(settings.MOVE_ARCHIVE_BATCH):
         try:
             archived += actions.do_archive_moves(match_id)
         except Exception:  # one broken match must not stop the others

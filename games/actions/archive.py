@@ -8,10 +8,23 @@ sees changes: the board's version and revision stay, and no BoardChanged is publ
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games.actions.common import lock_match
 from games.models import ENDED_STATUSES, Match, Move, MoveArchive
+
+
+def matches_to_archive(limit: int) -> list[int]:
+    """Up to `limit` ended matches whose moves are still rows and that ended more than
+    MOVE_ARCHIVE_AFTER_SECONDS ago, the oldest end first: the partial index match_moves_to_archive
+    holds them (its condition is this filter's), so the sweep reads no other match."""
+    cutoff = timezone.now() - timedelta(seconds=settings.MOVE_ARCHIVE_AFTER_SECONDS)
+    ended = Match.objects.filter(moves_archived=False, status__in=ENDED_STATUSES, ended__lt=cutoff)
+    return list(ended.order_by("ended").values_list("pk", flat=True)[:limit])
 
 
 def do_archive_moves(match_id: int) -> bool:

@@ -21,7 +21,7 @@ from games import actions
 from games.engines.registry import available_engines
 from games.models import ENDED_STATUSES, Match, Move, MoveArchive
 from games.reads import match_moves
-from games.tasks import archive_ended_matches, matches_to_archive
+from games.tasks import archive_ended_matches
 from notifications.context import email_context
 from notifications.models import Notification
 from ratings.replay import build_record
@@ -203,7 +203,7 @@ def test_the_sweep_reads_its_partial_index(alice, bob):
     require(connection.vendor == "postgresql", "the plan is PostgreSQL's")
     ended(alice, bob, timedelta(hours=2))
     with CaptureQueriesContext(connection) as captured:
-        assert len(matches_to_archive(500)) == 1
+        assert len(actions.matches_to_archive(500)) == 1
     (query,) = captured.captured_queries  # the sweep's own query, its values in it
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # the test's few rows would be read whole

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games import actions
-from games.tasks import matches_to_archive
 
 
 class Command(BaseCommand):
@@ -24,7 +23,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         total = 0
         while True:
-            done = sum(actions.do_archive_moves(match_id) for match_id in matches_to_archive(options["batch"]))
+            done = sum(actions.do_archive_moves(match_id) for match_id in actions.matches_to_archive(options["batch"]))
             total += done
             # A batch that archived nothing (another run took them) ends --all too: no endless loop.
             if not options["all"] or done == 0:
