@@ -6,6 +6,7 @@ time, oldest first, by its partial index."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -132,6 +133,8 @@ def test_a_timeout_and_a_resignation_read_the_same_once_archived(alice, bob, car
     path.write_bytes(Client().get(f"/matches/{match.pk}/record.json").content)
     call_command("replay", str(path))
     assert [m.kind for m in match_moves(match)][-1] == "resign"
+    page = logged_in(staff).get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert re.search(rf'Moves archived:</label>\s*<div class="readonly">{match.version}</div>', page)
 
 
 def test_archiving_twice_changes_nothing_the_second_time(alice, bob, monkeypatch):
