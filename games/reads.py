@@ -48,7 +48,7 @@ def last_move_upto(match: Match, number: int) -> Move | None:
     if match.moves_archived:
         return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
     found = match.moves.filter(number__lte=number).order_by("-number").first()
-    if found is None and match.version and match.is_over:
+    if found is None and number > 0 and match.is_over:  # archived since the match was read?
         return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
     return found
 
