@@ -256,7 +256,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
     "resend-waiting-pushes": {"task": "push.tasks.resend_waiting_pushes", "schedule": 300.0},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": 60.0},
+    "archive-ended-matches": {"task": "games.tasks.archive_ended_matches", "schedule": 600.0},
 }
+# Issue 28: an ended match's moves go into one row (games.tasks.archive_ended_matches) this long
+# after its end, this many matches a sweep.
+MOVE_ARCHIVE_AFTER_SECONDS = env_int("MOVE_ARCHIVE_AFTER_SECONDS", 3600)
+MOVE_ARCHIVE_BATCH = env_int("MOVE_ARCHIVE_BATCH", 500)
 
 # Web push (push/): VAPID keys from the environment in production; with DEBUG and none set, a pair
 # is made once and kept in VAR_DIR (push/keys.py). Without keys and DEBUG off, push is switched off.

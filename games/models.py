@@ -61,6 +61,10 @@ class TimeControl:
         return turn, periods, period
 
 
+# The statuses of a match that was played and has ended: its moves never change again (issue 28).
+ENDED_STATUSES = ["finished", "aborted"]
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
@@ -104,11 +108,22 @@ class Match(models.Model):
     # The latest moves as the board shows them ({"number", "seat", "log"}), kept with the match so a
     # board page reads no Move rows; the Move table keeps them all (history page, replays).
     history_tail = models.JSONField(default=list, blank=True)
+    # The moves are in one MoveArchive row, not in Move rows (issue 28: games.actions.archive);
+    # games.reads.match_moves reads either. A default in the database too: rows written outside the
+    # ORM (bench/scale.py's COPY) that do not name the column are not archived.
+    moves_archived = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-id"]
         indexes = [
+            # The ended matches whose moves are still rows, by their end: the archive sweep's
+            # (games.tasks.archive_ended_matches) oldest first. A match leaves it once archived.
+            models.Index(
+                fields=["ended"],
+                condition=models.Q(moves_archived=False) & models.Q(status__in=ENDED_STATUSES),
+                name="match_moves_to_archive",
+            ),
             # The matches still going on, a few in a hundred after years: a player's dashboard joins
             # their seats to these instead of looking up each of their thousands of finished matches.
             # It holds the status, so the dashboard's join reads the index alone (issue 28).
@@ -243,6 +258,20 @@ class Move(models.Model):
 
     def texts_for(self, seat: int | None, everything: bool) -> list[str]:
         return texts_for(self.log, seat, everything)
+
+
+class MoveArchive(models.Model):
+    """The moves of an ended match in one row (issue 28): a million finished matches would otherwise
+    keep some 184 million Move rows. Written once by games.actions.archive, never changed; read
+    through games.reads.match_moves, which gives the same Move objects the rows gave."""
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="move_archive")
+    # one list per move, in order: [number, seat, kind, payload, log, by_bot, microseconds after the base]
+    # where the base is match.started (match.created when started is None)
+    moves = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"archived moves of match {self.match_id}"
 
 
 HISTORY_TAIL = 30  # moves kept in Match.history_tail: the ones the board shows

@@ -19,8 +19,8 @@ from django.utils.translation import ngettext
 from games import clock
 from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
-from games.models import BOT_LEVELS, Match, Move, Seat, fill_names, seat_names, texts_for
-from games.reads import can_abort, engine_of, seat_of
+from games.models import BOT_LEVELS, Match, Seat, fill_names, seat_names, texts_for
+from games.reads import can_abort, engine_of, match_moves, seat_of
 
 
 @dataclass
@@ -186,12 +186,9 @@ def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[Sea
 
 def _history(match: Match, seat: int | None, over: bool, names: dict[str, str], whole: bool) -> list:
     """(move number, texts) the viewer may read, oldest first: the board's tail is kept on the match,
-    the whole history (its own page) comes from the Move rows."""
+    the whole history (its own page) comes from the match's moves (rows or their archive)."""
     if whole:
-        moves = [
-            {"number": m.number, "log": m.log}
-            for m in Move.objects.filter(match=match).only("match_id", "number", "log").order_by("number")
-        ]
+        moves = [{"number": m.number, "log": m.log} for m in match_moves(match)]
     else:
         moves = match.history_tail
     history = []

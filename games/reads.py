@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 
 from accounts.models import User
 from games.engines.base import Engine
 from games.engines.registry import get_engine
-from games.models import HISTORY_TAIL, Match, Move, Note, Seat
+from games.models import HISTORY_TAIL, Match, Move, MoveArchive, Note, Seat
 
 
 def engine_of(match: Match) -> Engine:
@@ -28,9 +29,53 @@ def seat_of(match: Match, user: User) -> Seat | None:
     return None if seat is None or seat.handed_to_bot else seat
 
 
+def match_moves(match: Match) -> list[Move]:
+    """The match's moves in order: its Move rows, or once its moves are archived (issue 28) unsaved
+    Move objects with the same fields, built from its MoveArchive row. Every reader of an ended
+    match's moves (replays, records, the history page, emails, the admin's replay) reads them here."""
+    if match.moves_archived:
+        return _archived_moves(match)
+    moves = list(match.moves.order_by("number"))
+    if not moves and match.version and match.is_over:
+        # The archive may have taken the rows between reading the match and reading them.
+        return _archived_moves(match)
+    return moves
+
+
+def last_move_upto(match: Match, number: int) -> Move | None:
+    """The last move numbered `number` or lower (an email's last move): one row while the moves are
+    rows, else from the archive."""
+    if match.moves_archived:
+        return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
+    found = match.moves.filter(number__lte=number).order_by("-number").first()
+    if found is None and number > 0 and match.is_over:  # archived since the match was read?
+        return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
+    return found
+
+
+def _archived_moves(match: Match) -> list[Move]:
+    """The archive's lists as Move objects (games.models.MoveArchive says the lists' order)."""
+    rows = MoveArchive.objects.filter(match=match).values_list("moves", flat=True).first() or []
+    base = match.started or match.created
+    return [
+        Move(
+            match=match,
+            number=number,
+            seat=seat,
+            kind=kind,
+            payload=payload,
+            log=log,
+            by_bot=by_bot,
+            created=base + timedelta(microseconds=after),
+        )
+        for number, seat, kind, payload, log, by_bot, after in rows
+    ]
+
+
 def seats_that_moved(match: Match) -> set[int]:
     """The seats with a step in the move log. The board's history tail holds every step while the
-    match is young (no query); past that, the Move rows are read."""
+    match is young (no query); past that, the Move rows are read: only can_abort asks, of a running
+    match, whose moves are always rows (an archived match has ended)."""
     if match.version <= HISTORY_TAIL and len(match.history_tail) == match.version:
         return {step["seat"] for step in match.history_tail}
     return set(Move.objects.filter(match=match).values_list("seat", flat=True).distinct())

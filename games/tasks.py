@@ -116,3 +116,20 @@ def end_used_up_vacations() -> int:
             actions.end_vacation(user)
             ended += 1
     return ended
+
+
+@shared_task(name="games.tasks.archive_ended_matches")
+def archive_ended_matches() -> int:
+    """Every ten minutes (beat): the moves of up to MOVE_ARCHIVE_BATCH ended matches into one row each
+    (issue 28), each in its own transaction (games.actions.do_archive_moves). Not at the end itself:
+    the end's emails, the rating and the players' last look read the rows right after it; an hour
+    later nothing writes them. Run twice, the second run finds them archived."""
+    from django.conf import settings
+
+    archived = 0
+    for match_id in actions.matches_to_archive(settings.MOVE_ARCHIVE_BATCH):
+        try:
+            archived += actions.do_archive_moves(match_id)
+        except Exception:  # one broken match must not stop the others
+            logger.exception("archiving the moves of match %s", match_id)
+    return archived

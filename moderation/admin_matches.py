@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.actions import ActionError
 from games.engines.registry import GAMES
-from games.models import Match, Move, Seat, TimeControl
+from games.models import Match, Move, MoveArchive, Seat, TimeControl
+from games.reads import match_moves
 from games.replay import state_after
 from moderation import actions as moderation
 from moderation.admin import with_reason
@@ -125,6 +126,7 @@ class MatchAdmin(admin.ModelAdmin):
         "reserve_periods",
         "period_seconds",
         "state_pretty",
+        "moves_archived_count",
     ]
     exclude = ["state"]
 
@@ -135,6 +137,13 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("engine state (staff only)"))
     def state_pretty(self, match: Match) -> str:
         return format_html("<pre class='engine-state'>{}</pre>", json.dumps(match.state, indent=1))
+
+    @admin.display(description=_("moves archived"))
+    def moves_archived_count(self, match: Match) -> str:
+        """How many moves are in the match's one archive row (issue 28); the Moves below are its rows."""
+        if not match.moves_archived:
+            return "-"
+        return str(len(MoveArchive.objects.filter(match=match).values_list("moves", flat=True).first() or []))
 
     def get_queryset(self, request):
         # The list never shows the state (the change page reads it once, for state_pretty).
@@ -203,7 +212,7 @@ class MatchAdmin(admin.ModelAdmin):
     def replay_view(self, request, match_id: int):
         """The state after move N, rebuilt from the seed and the log (staff only, logged)."""
         match = get_object_or_404(Match, pk=match_id)
-        moves = list(match.moves.order_by("number"))
+        moves = match_moves(match)
         try:
             upto = max(0, min(int(request.GET.get("n", len(moves))), len(moves)))
         except ValueError:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from games.models import Match, fill_names, seat_names
 from games.presence import is_watching
+from games.reads import last_move_upto
 from notifications.emails import absolute
 from notifications.models import Kind, Notification
 
@@ -36,7 +37,7 @@ def email_context(row: Notification) -> dict:
     names = seat_names(seats)
     mine = next((s for s in seats if s.user_id == row.recipient_id), None)
     finished = match.is_over  # ALL-3: however it ended (an abort too), everything is public
-    last_move = match.moves.filter(number__lte=row.turn).order_by("-number").first()
+    last_move = last_move_upto(match, row.turn)
     last_texts = []
     if last_move is not None:
         last_texts = [fill_names(t, names) for t in last_move.texts_for(mine.number if mine else None, finished)]

@@ -16,6 +16,7 @@ from django.utils.crypto import constant_time_compare
 from games.engines.base import State
 from games.engines.registry import get_engine
 from games.models import Match, Move, fill_names
+from games.reads import match_moves
 from games.replay import Step, last, match_steps, positions, state_after  # noqa: F401 (used here and by importers)
 from moderation.models import ModerationLog
 
@@ -54,7 +55,7 @@ def _part(record: dict[str, Any], name: str) -> Any:
     return record.get("seats")
 
 
-def ended_by(match: Match, final: State | None) -> str:
+def ended_by(match: Match, final: State | None, moves: list[Move]) -> str:
     """How the match ended: "rules" (the engine's result), "adjudicated" (a moderator's adjudication,
     as the moderation log says), "aborted", "resigned" (a player resigned a two-player game, ruling
     SITE-RESIGN), or "other" (ended without a result of the rules)."""
@@ -62,7 +63,7 @@ def ended_by(match: Match, final: State | None) -> str:
         return "aborted"
     if final is not None and get_engine(match.game).result(final) is not None:
         return "rules"
-    if match.moves.filter(kind=Move.Kind.RESIGN).exists():
+    if any(m.kind == Move.Kind.RESIGN for m in moves):
         return "resigned"
     if ModerationLog.objects.filter(match=match, action__startswith="adjudicate").exists():
         return "adjudicated"
@@ -72,8 +73,8 @@ def ended_by(match: Match, final: State | None) -> str:
 def build_record(match: Match) -> dict[str, Any]:
     """An ended match as JSON data: everything needed to replay it and check its result, signed."""
     seats = list(match.seats.select_related("user").order_by("number"))
-    moves = list(match.moves.order_by("number"))
-    how = ended_by(match, match.state)
+    moves = match_moves(match)
+    how = ended_by(match, match.state, moves)
     record = {
         "format": RECORD_FORMAT,
         "match": match.pk,

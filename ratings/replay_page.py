@@ -21,6 +21,7 @@ from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.models import Match, fill_names, seat_names
 from games.presenters import PlayerView, match_info
+from games.reads import match_moves
 from ratings.replay import match_steps, positions
 
 
@@ -71,7 +72,7 @@ def replay_page(match: Match, at_raw: str | None, seat_raw: str | None, reader: 
     seats = list(match.seats.all())
     you = reader_seat(seats, reader)
     names = seat_names(seats)
-    moves = list(match.moves.order_by("number"))
+    moves = match_moves(match)
     at = parse_at(at_raw, len(moves))
     seat = parse_seat(seat_raw, len(seats))
     spec = get_spec(match.game)

@@ -1,7 +1,8 @@
 """Changes to a match's play, seats and clocks: check, then do, in one transaction with the match
 row locked. Views, tasks and moderators' actions call these; one module per domain (as zulip's
 zerver/actions/): common (errors, the row lock, saving a board change), lobby, play, clocks,
-deadlines, vacation, bots, moderation, resign (resigning and a player's abort) and notes. What
+deadlines, vacation, bots, moderation, resign (resigning and a player's abort), notes and archive
+(an ended match's moves into one row). What
 reads need (engine_of, seat_of) is in games/reads.py.
 
 One other writer touches a match: moderation/actions.py raises the revision for the chat (through
@@ -11,6 +12,7 @@ for a rolled-back change. An ActionError's message is shown to the player as it 
 changed.
 """
 
+from games.actions.archive import do_archive_moves, matches_to_archive  # noqa: F401
 from games.actions.bots import bot_rng, choose_bot_move  # noqa: F401
 from games.actions.clocks import (  # noqa: F401
     BOT_GRACE_SECONDS,

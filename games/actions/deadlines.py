@@ -78,6 +78,7 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
             match.save(update_fields=["deadline"])
         if not late:  # a consequence below runs the clocks (and queues) again
             queue_deadline_task(match, seats, previous_deadline)
+        # A running match's moves are always rows (only an ended one is archived): no need of the reader.
         if late and match.abortable and not Move.objects.filter(match=match, by_bot=False).exists():
             _abort_unplayed(match, next(s for s in seats if s.number == late[0]))  # ruling SITE-ABORT
             return [*done, "aborted: the first player never moved"]

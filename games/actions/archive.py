@@ -1,0 +1,56 @@
+"""Compacting an ended match's moves into one row (issue 28).
+
+An ended match's moves never change, so its Move rows are written into one MoveArchive row and
+deleted: a million finished matches keep a million rows instead of some 184 million. Readers go
+through games.reads.match_moves, which gives the same Move objects either way, so nothing anyone
+sees changes: the board's version and revision stay, and no BoardChanged is published.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.actions.common import lock_match
+from games.models import ENDED_STATUSES, Match, Move, MoveArchive
+
+
+def matches_to_archive(limit: int) -> list[int]:
+    """Up to `limit` ended matches whose moves are still rows and that ended more than
+    MOVE_ARCHIVE_AFTER_SECONDS ago, the oldest end first: the partial index match_moves_to_archive
+    holds them (its condition is this filter's), so the sweep reads no other match."""
+    cutoff = timezone.now() - timedelta(seconds=settings.MOVE_ARCHIVE_AFTER_SECONDS)
+    ended = Match.objects.filter(moves_archived=False, status__in=ENDED_STATUSES, ended__lt=cutoff)
+    return list(ended.order_by("ended").values_list("pk", flat=True)[:limit])
+
+
+def do_archive_moves(match_id: int) -> bool:
+    """Archive the moves of an ended match, with its row locked; False when there is nothing to do
+    (not ended, already archived): run twice, the second run changes nothing."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if match.status not in ENDED_STATUSES or match.moves_archived:
+            return False
+        MoveArchive.objects.update_or_create(match=match, defaults={"moves": _archived_lists(match)})
+        Move.objects.filter(match=match).delete()
+        match.moves_archived = True
+        match.save(update_fields=["moves_archived"])
+    return True
+
+
+def _archived_lists(match: Match) -> list[list]:
+    """The match's Move rows in MoveArchive's format: [number, seat, kind, payload, log, by_bot,
+    microseconds after match.started (match.created before a start)]."""
+    base = match.started or match.created
+    return [
+        [m.number, m.seat, m.kind, m.payload, m.log, m.by_bot, _microseconds(m.created - base)]
+        for m in Move.objects.filter(match=match).order_by("number")
+    ]
+
+
+def _microseconds(delta) -> int:
+    # Whole microseconds, exactly: timedelta's total_seconds() is a float and may round.
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
