@@ -14,8 +14,8 @@ order. Rows go in by COPY (psycopg 3) with foreign-key triggers off for the load
 (session_replication_role = replica), so the generator itself keeps every reference valid
 (tests/test_scale_generator.py checks a sample).
 
-Moves: running matches keep all their moves; finished matches keep theirs when they are the heavy
-player's and for --finished-moves of the others (the rest have no Move rows: see README "Scale").
+Moves: running matches keep all their moves as Move rows; every finished match has its moves as the
+site keeps them an hour after the end, compacted into one MoveArchive row (games.actions.archive).
 """
 
 from __future__ import annotations
@@ -157,7 +157,8 @@ COLUMNS = {
     "banned suspended_until profile_hidden is_bot turn_sound push_preferences language",
     "games_match": "id game options status created started ended seed state version revision result time_preset "
     "turn_seconds reserve_periods period_seconds deadline end_reason created_by_id weekend_pause "
-    "spectators_read_chat rated history_tail end_reason_words abortable",
+    "spectators_read_chat rated history_tail end_reason_words abortable moves_archived",
+    "games_movearchive": "match_id moves",
     "games_seat": "id number bot_level accepted to_act timeouts_in_row reserve_left match_id user_id deadline "
     "handed_to_bot paused_seconds remind_at turn_started resigned",
     "games_move": "id number seat kind payload log by_bot created match_id",
@@ -170,7 +171,9 @@ COLUMNS = {
 }
 TABLES = list(COLUMNS)
 # The big JSON columns, loaded through a stage (Builder.copy_rows).
-STAGED = {"games_match": ("state", "history_tail"), "games_move": ("payload", "log")}
+STAGED = {"games_match": ("state", "history_tail"), "games_move": ("payload", "log"), "games_movearchive": ("moves",)}
+# Match lengths per template: the moves of each (template, length, bot seats) are one archive document.
+ARCHIVE_LENGTHS = 4
 
 
 @dataclass
@@ -190,7 +193,7 @@ class Sizes:
 
         return cls(
             users=n(USERS, 50),
-            finished=n(FINISHED, 40),
+            finished=n(FINISHED, 2 * HEAVY_LEAST_FINISHED),
             running=n(RUNNING, 2 * HEAVY_LEAST_RUNNING),
             open=n(OPEN, 4),
             heavy_finished=n(HEAVY_FINISHED, HEAVY_LEAST_FINISHED),
@@ -202,11 +205,10 @@ class Sizes:
 class Builder:
     """Makes the rows in id order, in chunks, and COPYs each chunk table by table."""
 
-    def __init__(self, conn, templates: dict[str, list[Template]], sizes: Sizes, finished_moves: float, seed: int):
+    def __init__(self, conn, templates: dict[str, list[Template]], sizes: Sizes, seed: int):
         from ratings.actions import MODEL
 
         self.conn, self.templates, self.sizes = conn, templates, sizes
-        self.finished_moves = finished_moves
         self.rng = random.Random(seed)
         self.model = MODEL
         self.ids = {table: 0 for table in TABLES}
@@ -221,6 +223,7 @@ class Builder:
         self.docs: dict[str, int] = {}
         self.new_docs: list[tuple[int, str]] = []
         self.tails: dict[tuple[int, int], int] = {}
+        self.archives: dict[tuple, tuple[int, timedelta]] = {}
         self.queue: queue.Queue = queue.Queue(maxsize=2)
         self.failed: list[BaseException] = []
         threading.Thread(target=self.writer, daemon=True).start()
@@ -397,6 +400,23 @@ class Builder:
             self.tails[key] = self.doc(json.dumps(template.tail_entries[max(0, upto - HISTORY_TAIL) : upto]))
         return self.tails[key]
 
+    def archive_doc(self, template: Template, bots: set[int]) -> tuple[int, timedelta]:
+        """The key of a finished match's MoveArchive.moves, and the match's length: the site's
+        compacted form ([number, seat, kind, payload, log, by_bot, seconds after the start] per move,
+        the log None where it is the engine's own, games.actions.archive), one of ARCHIVE_LENGTHS per
+        template and bot seats, so that each distinct document is parsed once."""
+        length = self.rng.randrange(ARCHIVE_LENGTHS)
+        key = (id(template), length, frozenset(bots))
+        if key not in self.archives:
+            hours = random.Random(f"{template.seed}-{length}").randrange(1, 24 * 20)
+            span = hours * 3600 / len(template.steps)
+            moves = [
+                [number, seat, "move", json.loads(payload), None, seat in bots, round(span * number)]
+                for number, (seat, payload, _log) in enumerate(template.steps, start=1)
+            ]
+            self.archives[key] = (self.doc(json.dumps(moves)), timedelta(hours=hours))
+        return self.archives[key]
+
     def match_row(self, mid: int, template: Template, status: str, created: datetime, started, ended, state):
         return [mid, template.game, template.options_json, status, created, started, ended, str(template.seed), state]
 
@@ -406,7 +426,6 @@ class Builder:
 
         sizes = self.sizes
         heavy_every = sizes.finished / sizes.heavy_finished
-        moves_every = 1 / self.finished_moves if self.finished_moves > 0 else 0
         span = timedelta(days=365 * YEARS)
         for i in range(sizes.finished):
             game = self.games[i % len(self.games)]
@@ -415,7 +434,9 @@ class Builder:
             seats = self.seats_of(template, heavy, allow_bot=True)
             mid = self.next_id("games_match")
             started = NOW - span + span * (i / sizes.finished)
-            ended = started + timedelta(hours=self.rng.randrange(1, 24 * 20))
+            bots = {n for n, (uid, _level) in enumerate(seats) if uid is None}
+            archive, length = self.archive_doc(template, bots)
+            ended = started + length
             created = started - timedelta(minutes=self.rng.randrange(1, 600))
             names = {f"p{n}": self.seat_name(uid, level, n) for n, (uid, level) in enumerate(seats)}
             version = len(template.steps)
@@ -425,8 +446,9 @@ class Builder:
             )
             row += [version, version + len(seats), json.dumps(template.result), "daily", 86400, 5, 86400, None]
             row += [fill_names(template.reason, names)[:200], next(u for u, _ in seats if u), False, False, True]
-            row += [tail, template.reason_words_json, True]
+            row += [tail, template.reason_words_json, True, True]
             self.add("games_match", tuple(row))
+            self.add("games_movearchive", (mid, archive))
             for number, (uid, level) in enumerate(seats):
                 sid = self.next_id("games_seat")
                 self.add(
@@ -437,9 +459,6 @@ class Builder:
             for uid, _level in seats:
                 if uid:
                     self.notify("finished", mid, uid, version, ended, read=self.rng.random() < 0.95)
-            if heavy or (moves_every and int(i / moves_every) != int((i + 1) / moves_every)):
-                bots = {n for n, (uid, _level) in enumerate(seats) if uid is None}
-                self.moves(mid, template, version, started, ended, bots)
             if (i + 1) % chunk == 0:
                 self.flush()
         self.flush(wait=True)
@@ -504,7 +523,7 @@ class Builder:
             deadlines = {n: NOW + timedelta(seconds=self.rng.randrange(60, 5 * 86400)) for n in to_act}
             row = self.match_row(mid, template, "active", started - timedelta(hours=1), started, None, self.doc(state))
             row += [version, version + len(seats), None, "daily", 86400, 5, 86400, min(deadlines.values()), ""]
-            row += [seats[0][0], False, False, True, self.tail_doc(template, version), "{}", True]
+            row += [seats[0][0], False, False, True, self.tail_doc(template, version), "{}", True, False]
             self.add("games_match", tuple(row))
             for number, (uid, level) in enumerate(seats):
                 sid = self.next_id("games_seat")
@@ -556,6 +575,7 @@ class Builder:
                 self.doc("[]"),
                 "{}",
                 True,
+                False,
             ]
             self.add("games_match", tuple(row))
             for number in range(template.players):
@@ -590,7 +610,7 @@ class Builder:
         self.flush(wait=True)
 
 
-def build(name: str, scale: float, templates, finished_moves: float, seed: int) -> dict[str, Any]:
+def build(name: str, scale: float, templates, seed: int) -> dict[str, Any]:
     """Recreate database `name` from the empty migrated one and fill it; returns counts and seconds."""
     import psycopg
 
@@ -602,7 +622,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
     with psycopg.connect(db_url(name)) as conn:
         conn.execute("SET session_replication_role = replica")  # no FK triggers while loading; ids are ours
         conn.execute("SET synchronous_commit = off")
-        builder = Builder(conn, templates, sizes, finished_moves, seed)
+        builder = Builder(conn, templates, sizes, seed)
         builder.create_stages()
         steps = [
             ("users", builder.users),
@@ -620,7 +640,7 @@ def build(name: str, scale: float, templates, finished_moves: float, seed: int) 
             seconds[label] = round(time.monotonic() - t, 1)
             print(f"  {name}: {label} in {seconds[label]} s ({sum(builder.counts.values()):,} rows so far)", flush=True)
         builder.drop_stages()
-        for table in TABLES:  # the sequences go on after our ids
+        for table in (t for t in TABLES if COLUMNS[t].startswith("id ")):  # the sequences go on after our ids
             conn.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST((SELECT max(id) FROM {table}), 1))"
             )
@@ -655,7 +675,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--scale", type=float, default=1.0, help="the full database's size (1.0: a million matches)")
     parser.add_argument("--small-scale", type=float, default=0.001, help="the small one's (0.001: 1,000 matches)")
     parser.add_argument("--templates", type=int, default=75, help="real games played per game")
-    parser.add_argument("--finished-moves", type=float, default=0.01, help="share of finished matches with Move rows")
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--build-only", action="store_true", help="build the databases, measure nothing")
     parser.add_argument("--measure-only", action="store_true", help="measure the databases built before")
@@ -676,7 +695,7 @@ def main(argv: list[str] | None = None) -> None:
         templates = cached_templates(opts.templates, opts.seed)
         print(f"Templates: {opts.templates} games per game, played and replayed in {time.monotonic() - t:.0f} s")
     for label, name, scale in [] if opts.measure_only else plan:
-        builds[label] = build(name, scale, templates, opts.finished_moves, opts.seed)
+        builds[label] = build(name, scale, templates, opts.seed)
         print(f"Built {name} (scale {scale}) in {builds[label]['total_s']} s: {builds[label]['counts']}", flush=True)
     if opts.build_only:
         return

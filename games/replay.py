@@ -6,6 +6,7 @@ in the admin (moderation/admin_matches.py).
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -22,16 +23,30 @@ def positions(
     engine: Engine, players: int, options: dict[str, Any], seed: int, steps: Iterable[Step]
 ) -> Iterator[State]:
     """The state before the first move, then after each move in turn."""
-    state = engine.new_state(players, options, seed)
-    yield state
+    first = engine.new_state(players, options, seed)
+    yield first
+    for state, _log in replayed(engine, first, steps):
+        yield state
+
+
+def replayed(engine: Engine, state: State, steps: Iterable[Step]) -> Iterator[tuple[State, list[dict[str, Any]]]]:
+    """The state after each step from `state`, with the log the engine wrote for it (none for a
+    resignation: its log is the site's, kept with the move)."""
     for kind, seat, payload in steps:
         if kind == Move.Kind.TIMEOUT:
-            state, _ = engine.apply_timeout(state, seat)
+            state, log = engine.apply_timeout(state, seat)
         elif kind == Move.Kind.RESIGN:  # the site's end or hand-over (ruling SITE-RESIGN): the state stays
-            pass
+            log = []
         else:
-            state, _ = engine.apply(state, seat, payload)
-        yield state
+            state, log = engine.apply(state, seat, payload)
+        yield state, log
+
+
+def engine_logs(match: Match, steps: list[Step]) -> list[list[dict[str, Any]]]:
+    """Each step's log as the engine writes it, replayed from the match's seed, as stored (JSON)."""
+    engine = get_engine(match.game)
+    state = engine.new_state(match.seats.count(), match.options, int(match.seed))
+    return [json.loads(json.dumps(log)) for _state, log in replayed(engine, state, steps)]
 
 
 def last(states: Iterator[State]) -> State:

@@ -8,6 +8,7 @@ sees changes: the board's version and revision stay, and no BoardChanged is publ
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,6 +17,9 @@ from django.utils import timezone
 
 from games.actions.common import lock_match
 from games.models import ENDED_STATUSES, Match, Move, MoveArchive
+from games.replay import engine_logs, match_steps
+
+logger = logging.getLogger(__name__)
 
 
 def matches_to_archive(limit: int) -> list[int]:
@@ -43,12 +47,26 @@ def do_archive_moves(match_id: int) -> bool:
 
 def _archived_lists(match: Match) -> list[list]:
     """The match's Move rows in MoveArchive's format: [number, seat, kind, payload, log, by_bot,
-    microseconds after match.started (match.created before a start)]."""
+    microseconds after match.started (match.created before a start)], the log None where it is the
+    one the engine writes again from the seed (most of an archive's bytes: the reader replays it)."""
     base = match.started or match.created
+    moves = list(Move.objects.filter(match=match).order_by("number"))
+    logs = [None if m.log == log else m.log for m, log in zip(moves, _engine_logs(match, moves))]
     return [
-        [m.number, m.seat, m.kind, m.payload, m.log, m.by_bot, _microseconds(m.created - base)]
-        for m in Move.objects.filter(match=match).order_by("number")
+        [m.number, m.seat, m.kind, m.payload, log, m.by_bot, _microseconds(m.created - base)]
+        for m, log in zip(moves, logs)
     ]
+
+
+def _engine_logs(match: Match, moves: list[Move]) -> list[list | None]:
+    """The engine's logs of the moves, or a None each where the replay fails (every log is kept)."""
+    if not moves:
+        return []
+    try:
+        return engine_logs(match, match_steps(moves))
+    except Exception:  # a match an older engine played: its moves keep their logs
+        logger.exception("match %s does not replay; its moves keep their logs", match.pk)
+        return [None] * len(moves)
 
 
 def _microseconds(delta) -> int:

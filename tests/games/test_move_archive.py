@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.middleware import csrf
@@ -55,7 +56,7 @@ def get(client: Client, url: str) -> bytes:
     return response.content
 
 
-def what_everyone_sees(match: Match, player, spectator, staff) -> dict[str, bytes]:
+def what_everyone_sees(match: Match, player, spectator, staff) -> dict[str, object]:
     """Every page and answer that reads the match's moves, for a player, a logged-in spectator and
     an anonymous visitor."""
     match.refresh_from_db()
@@ -79,7 +80,7 @@ def what_everyone_sees(match: Match, player, spectator, staff) -> dict[str, byte
     rows = Notification.objects.filter(match=match).order_by("pk")
     seen["emails"] = json.dumps([email_context(row) for row in rows], default=str).encode()
     moves = [(m.number, m.seat, m.kind, m.payload, m.log, m.by_bot, m.created) for m in match_moves(match)]
-    seen["moves"] = repr(moves).encode()
+    seen["moves"] = moves  # equal, not the same bytes: PostgreSQL's jsonb orders a stored log's keys its own way
     return seen
 
 
@@ -135,6 +136,30 @@ def test_a_timeout_and_a_resignation_read_the_same_once_archived(alice, bob, car
     assert [m.kind for m in match_moves(match)][-1] == "resign"
     page = logged_in(staff).get(f"/admin/games/match/{match.pk}/change/").content.decode()
     assert re.search(rf'Moves archived:</label>\s*<div class="readonly">{match.version}</div>', page)
+
+
+def test_the_archive_leaves_out_the_logs_the_engine_writes_again(alice, bob):
+    """The engine's logs (moves and timeouts) are replayed from the seed when read; the resignation's
+    log is the site's and stays in the archive."""
+    match = timed_out_then_resigned(alice, bob)
+    logs = {m.number: m.log for m in match.moves.all()}
+    assert actions.do_archive_moves(match.pk) is True
+    archived = MoveArchive.objects.get(match=match).moves
+    assert all(log is None for _n, _s, kind, _p, log, _b, _t in archived if kind != "resign")
+    assert {kind for _n, _s, kind, _p, _l, _b, _t in archived} == {"move", "timeout", "resign"}
+    resigned = archived[-1]
+    assert resigned[2] == "resign" and resigned[4] == logs[resigned[0]] != []
+    cache.clear()
+    assert {m.number: m.log for m in match_moves(match)} == logs
+
+
+def test_a_match_that_no_longer_replays_keeps_every_log(alice, bob):
+    match = timed_out_then_resigned(alice, bob)
+    logs = {m.number: m.log for m in match.moves.all()}
+    Move.objects.filter(match=match, number=1).update(payload={"type": "no such move"})
+    assert actions.do_archive_moves(match.pk) is True
+    archived = MoveArchive.objects.get(match=match).moves
+    assert [row[4] for row in archived] == [logs[row[0]] for row in archived]
 
 
 def test_archiving_twice_changes_nothing_the_second_time(alice, bob, monkeypatch):
