@@ -402,7 +402,7 @@ class Builder:
 
     def archive_doc(self, template: Template, bots: set[int]) -> tuple[int, timedelta]:
         """The key of a finished match's MoveArchive.moves, and the match's length: the site's
-        compacted form ([number, seat, kind, payload, log, by_bot, seconds after the start] per move,
+        compacted form ([number, seat, kind, payload, log, by_bot, microseconds after the start] per move,
         the log None where it is the engine's own, games.actions.archive), one of ARCHIVE_LENGTHS per
         template and bot seats, so that each distinct document is parsed once."""
         length = self.rng.randrange(ARCHIVE_LENGTHS)
@@ -411,7 +411,7 @@ class Builder:
             hours = random.Random(f"{template.seed}-{length}").randrange(1, 24 * 20)
             span = hours * 3600 / len(template.steps)
             moves = [
-                [number, seat, "move", json.loads(payload), None, seat in bots, round(span * number)]
+                [number, seat, "move", json.loads(payload), None, seat in bots, round(span * number) * 1_000_000]
                 for number, (seat, payload, _log) in enumerate(template.steps, start=1)
             ]
             self.archives[key] = (self.doc(json.dumps(moves)), timedelta(hours=hours))

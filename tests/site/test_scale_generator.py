@@ -98,6 +98,8 @@ def test_sampled_matches_render_and_replay(history, client):
         )
         assert state == match.state
     for match in finished:
+        moves = match_moves(match)
+        assert match.started < moves[0].created and moves[-1].created == match.ended  # spread over the match
         assert client.get(f"/matches/{match.pk}/replay/").status_code == 200
         assert "moves replayed; the result matches" in check_record(build_record(match))
 
