@@ -138,6 +138,15 @@ class Match(models.Model):
         return GAME_NAMES.get(self.game, self.game)
 
     @property
+    def status_label(self) -> str:
+        """get_status_display() for lists of many matches: that one translates every status's label on
+        each call; this translates one (issue 28: the dashboard's 60 rows)."""
+        try:
+            return str(self.Status(self.status).label)
+        except ValueError:  # not a status of this code: its stored value, as get_status_display does
+            return self.status
+
+    @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
 

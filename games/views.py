@@ -48,6 +48,8 @@ LIST_SEAT_FIELDS = [
     *(f"match__{f}" for f in LIST_MATCH_FIELDS),
 ]
 
+# What Seat.public_name reads (end_reason_text's names).
+SEAT_NAME_FIELDS = ["match", "number", "bot_level", "resigned", "user__username", "user__display_name", "user__is_bot"]
 
 # Each of the dashboard's lists of running and open matches shows this many, newest first, with a
 # "more" link (?<list>_before=<match id>, a keyset): a player in 200 running matches gets a page of
@@ -98,8 +100,10 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = Seat.objects.filter(user=request.user).select_related("match").only(*LIST_SEAT_FIELDS)
     ended = mine.filter(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]).order_by("-match_id")
     finished = [seat.match for seat in ended[:20]]
-    # end_reason_text names the seats: one query for the twenty, not one each.
-    prefetch_related_objects(finished, Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    # end_reason_text names the seats: one query for the twenty, not one each, reading only what a
+    # seat's public name needs (a user row is wide: preferences, settings).
+    names = Seat.objects.select_related("user").only(*SEAT_NAME_FIELDS)
+    prefetch_related_objects(finished, Prefetch("seats", queryset=names))
     # An empty seat as EXISTS, not a join: the join needed DISTINCT, a sort of the open matches' rows.
     empty_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot_level="")
     open_matches = (

@@ -5,7 +5,6 @@ are keyset pages; plain forms, so all of it works without JavaScript."""
 from __future__ import annotations
 
 import re
-from unittest import mock
 
 import pytest
 from django.core import mail
@@ -15,7 +14,7 @@ from django.utils import translation
 
 from notifications.models import Kind, Notification
 from notifications.service import notify
-from tests.helpers import start_match
+from tests.helpers import counted_translations, start_match
 from tests.push_endpoint import PushEndpoint, device_for
 
 pytestmark = pytest.mark.django_db
@@ -178,13 +177,10 @@ def test_the_inbox_speaks_dutch(alice, bob, client_for):
 
 
 def inbox_costs(c) -> tuple[int, int, str]:
-    """(queries, translations, SQL) of one inbox page. Translations are counted at the one function
-    every gettext, {% translate %} and lazy label goes through (warmed first: Django keeps it then)."""
-    translation.gettext("warm")
-    with CaptureQueriesContext(connection) as queries:
-        with mock.patch.object(translation._trans, "gettext", wraps=translation._trans.gettext) as spy:
-            assert c.get("/inbox/").status_code == 200
-    return len(queries), spy.call_count, "\n".join(q["sql"] for q in queries.captured_queries)
+    """(queries, translations, SQL) of one inbox page."""
+    with CaptureQueriesContext(connection) as queries, counted_translations() as translations:
+        assert c.get("/inbox/").status_code == 200
+    return len(queries), translations.call_count, "\n".join(q["sql"] for q in queries.captured_queries)
 
 
 def test_a_full_inbox_page_costs_no_query_and_few_translations_a_row(alice, bob, client_for):

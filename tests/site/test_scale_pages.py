@@ -9,12 +9,13 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games import actions
 from games import views as games_views
 from games.actions import SeatSpec
 from games.models import Match, Seat
-from tests.helpers import start_match
+from tests.helpers import counted_translations, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +52,30 @@ def test_the_dashboard_reads_the_same_queries_however_many_matches_finished(alic
     many, page = queries_of(c, "/")
     assert many == few
     assert all(f"/matches/{m.pk}/" in page for m in more)
+
+
+def test_the_dashboards_rows_translate_their_own_status_only(alice, bob, client_for):
+    """Issue 28: get_status_display translated all five statuses' labels for each of the 60 rows; a
+    finished match's names are read from the seats and users' few columns they need."""
+    c = client_for(alice)
+    start_match(alice, [bob]), finish(start_match(alice, [bob]))
+    with counted_translations() as few:
+        c.get("/")
+    for _ in range(5):
+        start_match(alice, [bob]), finish(start_match(alice, [bob]))
+    with CaptureQueriesContext(connection) as captured, counted_translations() as many:
+        page = c.get("/").content.decode()
+    # A row: its status, game, "started ..." and "... ago" (3 or 4; a finished one its end too).
+    assert many.call_count - few.call_count <= 10 * 5
+    assert page.count("In play, started") == 6 and page.count("Finished, started") == 6
+    assert page.count("alice is the last player with lives left.") == 6
+    names = [
+        q["sql"] for q in captured.captured_queries if 'FROM "games_seat" LEFT OUTER JOIN "accounts_user"' in q["sql"]
+    ]
+    assert len(names) == 1 and '"accounts_user"."password"' not in names[0]
+    with translation.override("nl"):
+        assert Match(status=Match.Status.FINISHED).status_label == "Afgelopen"
+    assert Match(status="gone").status_label == "gone"
 
 
 def test_the_admin_match_list_reads_the_same_queries_however_many_matches(staff, alice, bob, client_for):
