@@ -225,6 +225,12 @@ class Seat(models.Model):
         return self.user.public_name
 
 
+# What Seat.public_name reads: a list that names many matches' players loads only these columns of
+# the seats and of their users (a user row is wide: preferences, settings).
+SEAT_NAME_FIELDS = ["match", "number", "bot_level", "resigned", "user"]
+USER_NAME_FIELDS = ["username", "display_name", "is_bot"]
+
+
 class Move(models.Model):
     """One applied decision, in order. kind "timeout" replays as Engine.apply_timeout; kind "resign"
     (ruling SITE-RESIGN) leaves the state as it is: the site applies that end, not the engine."""
