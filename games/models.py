@@ -153,6 +153,15 @@ class Match(models.Model):
         return GAME_NAMES.get(self.game, self.game)
 
     @property
+    def status_label(self) -> str:
+        """get_status_display() for lists of many matches: that one translates every status's label on
+        each call; this translates one (issue 28: the dashboard's 60 rows)."""
+        try:
+            return str(self.Status(self.status).label)
+        except ValueError:  # not a status of this code: its stored value, as get_status_display does
+            return self.status
+
+    @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
 
@@ -229,6 +238,12 @@ class Seat(models.Model):
         if self.user_id is None:
             return gettext("Open seat #%(number)s") % {"number": self.number + 1}
         return self.user.public_name
+
+
+# What Seat.public_name reads: a list that names many matches' players loads only these columns of
+# the seats and of their users (a user row is wide: preferences, settings).
+SEAT_NAME_FIELDS = ["match", "number", "bot_level", "resigned", "user"]
+USER_NAME_FIELDS = ["username", "display_name", "is_bot"]
 
 
 class Move(models.Model):

@@ -22,7 +22,7 @@ from games import actions
 from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
-from games.models import GAME_NAMES, Match, Seat
+from games.models import GAME_NAMES, SEAT_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
 from games.presence import mark_watching
 from games.presenters import player_view
 from games.reads import held_seat, note_text
@@ -47,7 +47,6 @@ LIST_SEAT_FIELDS = [
     "handed_to_bot",
     *(f"match__{f}" for f in LIST_MATCH_FIELDS),
 ]
-
 
 # Each of the dashboard's lists of running and open matches shows this many, newest first, with a
 # "more" link (?<list>_before=<match id>, a keyset): a player in 200 running matches gets a page of
@@ -98,8 +97,10 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = Seat.objects.filter(user=request.user).select_related("match").only(*LIST_SEAT_FIELDS)
     ended = mine.filter(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]).order_by("-match_id")
     finished = [seat.match for seat in ended[:20]]
-    # end_reason_text names the seats: one query for the twenty, not one each.
-    prefetch_related_objects(finished, Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    # end_reason_text names the seats: one query for the twenty, not one each, reading only what a
+    # seat's public name needs (a user row is wide: preferences, settings).
+    names = Seat.objects.select_related("user").only(*SEAT_NAME_FIELDS, *(f"user__{f}" for f in USER_NAME_FIELDS))
+    prefetch_related_objects(finished, Prefetch("seats", queryset=names))
     # An empty seat as EXISTS, not a join: the join needed DISTINCT, a sort of the open matches' rows.
     empty_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot_level="")
     open_matches = (

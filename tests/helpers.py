@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from unittest import mock
+
+from django.utils import translation
 
 from games import actions
 from games.actions import SeatSpec
@@ -126,3 +131,12 @@ def play_against_random_bots(user, slug: str, capture) -> Match:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match
+
+
+@contextmanager
+def counted_translations() -> Iterator[mock.MagicMock]:
+    """Counts the translations made meanwhile (`.call_count`) at the one function every gettext,
+    {% translate %} and lazy label goes through (warmed first: Django keeps it from then on)."""
+    translation.gettext("warm")
+    with mock.patch.object(translation._trans, "gettext", wraps=translation._trans.gettext) as spy:
+        yield spy

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import actions
 from ratings.replay import build_record
@@ -75,3 +77,20 @@ def test_the_matches_list_pages_past_100(alice, bob, settings):
     assert [m["id"] for m in rest.json()] == made[2::-1] and "X-Next-Before" not in rest
     small = c.get("/api/v1/matches?filter=open&limit=10")
     assert len(small.json()) == 10 and 'rel="next"' in small["Link"]
+
+
+def test_the_matches_list_reads_only_what_a_summary_shows(alice, bob):
+    """Issue 28: a page of 100 rows decoded each match's JSON columns and dates that no summary shows."""
+    running = start_match(alice, [bob])
+    done = finished(alice, bob)
+    with CaptureQueriesContext(connection) as captured:
+        rows = client_of(alice).get("/api/v1/matches").json()
+    assert [(r["id"], r["status"], r["game_name"]) for r in rows] == [
+        (done.pk, "finished", "Solitaire Chess"),
+        (running.pk, "active", "Solitaire Chess"),
+    ]
+    assert rows[1]["version"] == running.version and rows[1]["revision"] == running.revision
+    listing = [q["sql"] for q in captured.captured_queries if 'FROM "games_seat"' in q["sql"]]
+    assert len(listing) == 1
+    for column in ("state", "history_tail", "options", "result", "seed", "end_reason_words"):
+        assert f'"games_match"."{column}"' not in listing[0], column

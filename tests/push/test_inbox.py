@@ -8,10 +8,13 @@ import re
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from notifications.models import Kind, Notification
 from notifications.service import notify
-from tests.helpers import start_match
+from tests.helpers import counted_translations, start_match
 from tests.push_endpoint import PushEndpoint, device_for
 
 pytestmark = pytest.mark.django_db
@@ -171,3 +174,38 @@ def test_the_inbox_speaks_dutch(alice, bob, client_for):
     assert "Nieuwe berichten in de chat van een partij" in page and "Gedempte partijen" in page
     answer = c.post("/inbox/mute/", {"match": match.pk}, follow=True).content.decode()
     assert "is gedempt" in answer and "Dempen opheffen" in answer
+
+
+def inbox_costs(c) -> tuple[int, int, str]:
+    """(queries, translations, SQL) of one inbox page."""
+    with CaptureQueriesContext(connection) as queries, counted_translations() as translations:
+        assert c.get("/inbox/").status_code == 200
+    return len(queries), translations.call_count, "\n".join(q["sql"] for q in queries.captured_queries)
+
+
+def test_a_full_inbox_page_costs_no_query_and_few_translations_a_row(alice, bob, client_for):
+    """Issue 28: the page's time was its 50 rows, mostly get_kind_display (it translates every kind's
+    label for each row) and the columns the rows read but never show (the match's state among them)."""
+    match = start_match(alice, [bob])
+    c = client_for(bob)
+    many_unread(match, bob, 1)
+    one_queries, one_translations, _ = inbox_costs(c)
+    many_unread(match, bob, 60)
+    queries, translations, sql = inbox_costs(c)
+    assert len(entry_ids(c.get("/inbox/").content.decode())) == 50
+    assert queries == one_queries
+    # A row translates its label, its game's name and its buttons' words (7 for an unread match's
+    # row); get_kind_display translated every kind's label, 11 more.
+    assert translations - one_translations <= 49 * 8
+    assert '"games_match"."state"' not in sql and '"games_match"."history_tail"' not in sql
+    assert '"notifications_notification"."error"' not in sql
+
+
+def test_an_entry_names_its_kind_as_get_kind_display_did(alice, bob):
+    match = start_match(alice, [bob])
+    for language in ("en", "nl"):
+        with translation.override(language):
+            for kind in Kind:
+                row = Notification(match=match, recipient=bob, kind=kind, turn=1)
+                assert row.kind_label == row.get_kind_display()
+    assert Notification(match=match, recipient=bob, kind="gone", turn=1).kind_label == "gone"

@@ -7,14 +7,17 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib import admin as django_admin
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games import actions
 from games import views as games_views
 from games.actions import SeatSpec
 from games.models import Match, Seat
-from tests.helpers import start_match
+from moderation import admin_matches
+from tests.helpers import counted_translations, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +56,30 @@ def test_the_dashboard_reads_the_same_queries_however_many_matches_finished(alic
     assert all(f"/matches/{m.pk}/" in page for m in more)
 
 
+def test_the_dashboards_rows_translate_their_own_status_only(alice, bob, client_for):
+    """Issue 28: get_status_display translated all five statuses' labels for each of the 60 rows; a
+    finished match's names are read from the seats and users' few columns they need."""
+    c = client_for(alice)
+    start_match(alice, [bob]), finish(start_match(alice, [bob]))
+    with counted_translations() as few:
+        c.get("/")
+    for _ in range(5):
+        start_match(alice, [bob]), finish(start_match(alice, [bob]))
+    with CaptureQueriesContext(connection) as captured, counted_translations() as many:
+        page = c.get("/").content.decode()
+    # A row: its status, game, "started ..." and "... ago" (3 or 4; a finished one its end too).
+    assert many.call_count - few.call_count <= 10 * 5
+    assert page.count("In play, started") == 6 and page.count("Finished, started") == 6
+    assert page.count("alice is the last player with lives left.") == 6
+    names = [
+        q["sql"] for q in captured.captured_queries if 'FROM "games_seat" LEFT OUTER JOIN "accounts_user"' in q["sql"]
+    ]
+    assert len(names) == 1 and '"accounts_user"."password"' not in names[0]
+    with translation.override("nl"):
+        assert Match(status=Match.Status.FINISHED).status_label == "Afgelopen"
+    assert Match(status="gone").status_label == "gone"
+
+
 def test_the_admin_match_list_reads_the_same_queries_however_many_matches(staff, alice, bob, client_for):
     start_match(alice, [bob])
     c = client_for(staff)
@@ -74,6 +101,55 @@ def test_the_admin_search_finds_a_players_matches_by_name_email_or_id(staff, ali
         assert f"/admin/games/match/{other.pk}/change/" not in page, term
     _, page = queries_of(c, "/admin/games/match/?q=nobody")
     assert f"/admin/games/match/{theirs.pk}/change/" not in page
+
+
+def test_the_admin_search_lists_a_players_newest_matches_and_says_so(staff, alice, bob, client_for, monkeypatch):
+    """Issue 28: a player's thousands of matches were joined, counted and sorted for a page of 50. The
+    search reads their newest SEARCH_MATCHES from the seats' index (a subquery with a LIMIT), the
+    sidebar's filters choose among those, and the page says so when older ones are left out."""
+    monkeypatch.setattr(admin_matches, "SEARCH_MATCHES", 3)
+    matches = [start_match(alice, [bob]) for _ in range(5)]
+    for match in (matches[0], matches[3]):
+        finish(match)
+    c = client_for(staff)
+    with CaptureQueriesContext(connection) as captured:
+        page = c.get("/admin/games/match/?q=bob").content.decode()
+    listed = {int(pk) for pk in re.findall(r'href="/admin/games/match/(\d+)/change/', page)}
+    assert listed == {m.pk for m in matches[2:]}  # the newest three
+    assert "3 matches" in page and "Only the newest 3 matches of a player are searched" in page
+    found = [q["sql"] for q in captured.captured_queries if q["sql"].startswith('SELECT "games_match"."id"')]
+    assert len(found) == 1 and "ORDER BY 1 DESC LIMIT 3)" in found[0]  # bounded, whatever the player's count
+    finished = c.get("/admin/games/match/?q=bob&status__exact=finished").content.decode()
+    listed = {int(pk) for pk in re.findall(r'href="/admin/games/match/(\d+)/change/', finished)}
+    assert listed == {matches[3].pk}  # among the newest three; the oldest is found by its id
+    oldest = c.get(f"/admin/games/match/?q={matches[0].pk}").content.decode()
+    assert f"/admin/games/match/{matches[0].pk}/change/" in oldest
+    # The rows' links keep the search and the filter for the way back, as the admin writes them.
+    back = "?_changelist_filters=q%3Dbob%26status__exact%3Dfinished"
+    assert f'href="/admin/games/match/{matches[3].pk}/change/{back}"' in finished
+    with translation.override("nl"):
+        assert "Alleen de nieuwste 3 partijen" in admin_matches.older_matches_hint()
+
+
+def test_the_admin_search_reads_the_same_queries_however_many_matches(staff, alice, bob, client_for):
+    start_match(alice, [bob])
+    c = client_for(staff)
+    few, _ = queries_of(c, "/admin/games/match/?q=alice")
+    for _ in range(4):
+        finish(start_match(alice, [bob]))
+    many, page = queries_of(c, "/admin/games/match/?q=alice")
+    assert many == few
+    assert "5 matches" in page and page.count("alice, bob") == 5
+
+
+def test_the_admin_lists_checkbox_is_the_admins_own(staff, alice, bob):
+    """The match list renders its rows' checkboxes from one small template (issue 28), as the admin's
+    CheckboxInput does, in every language."""
+    match = start_match(alice, [bob])
+    match_admin = django_admin.site._registry[Match]
+    for language in ("en", "nl"):
+        with translation.override(language):
+            assert match_admin.action_checkbox(match) == django_admin.ModelAdmin.action_checkbox(match_admin, match)
 
 
 def test_the_profile_charts_a_ratings_last_hundred_matches(alice, bob, client_for):
