@@ -48,6 +48,7 @@ LIST_SEAT_FIELDS = [
     *(f"match__{f}" for f in LIST_MATCH_FIELDS),
 ]
 
+
 # Each of the dashboard's lists of running and open matches shows this many, newest first, with a
 # "more" link (?<list>_before=<match id>, a keyset): a player in 200 running matches gets a page of
 # the same size as one in 20 (issue 28: rendering 220 rows was most of the page's time).
