@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from games.engines.registry import GAMES
-from games.models import Match, Seat
+from games.models import SEAT_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
 from ratings.charts import Chart, rating_chart
 from ratings.models import PlayerRecord, Pool, Rating, RatingChange, display
 from ratings.records import outcome_in
@@ -89,11 +89,11 @@ class Record:
 
 
 def finished_seats(user):
-    """The user's seats in finished matches, newest first, without the (large) match state."""
+    """The user's seats in finished matches, newest first, without the match's (large) state and tail."""
     return (
         Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
         .select_related("match")
-        .defer("match__state", "match__seed")
+        .defer("match__state", "match__seed", "match__history_tail")
         .order_by("-match__ended", "-match_id")
     )
 
@@ -125,8 +125,16 @@ class RecentMatch:
 def recent_matches(user, limit: int = 10) -> list[RecentMatch]:
     # Newest first by match id: the seat_player_matches index gives them without reading (and sorting
     # by end) every finished match of the player (issue 28).
-    seats = list(finished_seats(user).order_by("-match_id")[:limit])
-    others = Seat.objects.filter(match_id__in=[s.match_id for s in seats]).select_related("user").order_by("number")
+    shown = ("number", "match__game", "match__ended", "match__result", "match__rated")
+    seats = list(finished_seats(user).only(*shown).order_by("-match_id")[:limit])
+    # Only the columns the names need: the match's tail and the users' whole rows cost more than the rest.
+    names = (*SEAT_NAME_FIELDS, *(f"user__{field}" for field in USER_NAME_FIELDS))
+    others = (
+        Seat.objects.filter(match_id__in=[s.match_id for s in seats])
+        .select_related("user")
+        .only(*names)
+        .order_by("number")
+    )
     players: dict[int, list[str]] = {}
     for seat in others:
         players.setdefault(seat.match_id, []).append(seat.public_name)

@@ -245,3 +245,16 @@ def test_the_profiles_charts_are_kept_until_the_ratings_next_match(alice, bob, c
     after = client.get("/players/alice/")
     assert "ratings/_chart.html" in [t.name for t in after.templates]  # the rating moved: drawn anew
     assert f"/matches/{second_match.pk}/replay/" in charts.findall(after.content.decode())[0]
+
+
+def test_the_profiles_recent_matches_read_only_what_they_show(alice, bob, client_for):
+    """Issue 28: the recent matches decoded each match's board tail and loaded whole user rows."""
+    match = finish(start_match(alice, [bob]))
+    with CaptureQueriesContext(connection) as captured:
+        page = client_for(bob).get("/players/alice/").content.decode()
+    assert f"/matches/{match.pk}/" in page
+    seats = [q["sql"] for q in captured.captured_queries if q["sql"].startswith('SELECT "games_seat"')]
+    assert seats, "the recent matches read seats"
+    for sql in seats:
+        for column in ('"games_match"."history_tail"', '"games_match"."state"', '"accounts_user"."password"'):
+            assert column not in sql, (column, sql)
