@@ -155,8 +155,10 @@ def measure_all(names: dict[str, str], requests: int, builds: dict[str, Any]) ->
         for site in sites.values():
             stop_gunicorn(site["process"])
     measured = {}
+    env = {**sites["full"]["env"], "SCALE_SWEEP_DATABASES": ",".join(f"{k}={v}" for k, v in names.items())}
+    sweeps = helper(env, "sweep")
     for label, site in sites.items():
-        sweep = helper(site["env"], "sweep")
+        sweep = sweeps[label]
         print(f"    {label} catch-up before the timed runs: {sweep.pop('caught up')}", flush=True)
         for task, figures in sweep.items():
             print(f"    {label} {task:36} {figures['p50']:8.1f} {figures['p95']:8.1f} ms", flush=True)
@@ -241,48 +243,77 @@ def prepare() -> dict[str, Any]:
 
 def sweep() -> dict[str, Any]:
     """The periodic tasks of the beat schedule that run every minute or few (and the daily digest),
-    timed in-process on this database; the queued follow-ups go to the in-memory broker."""
+    timed in-process; the queued follow-ups go to the in-memory broker. The databases named in
+    SCALE_SWEEP_DATABASES ("label=name,...") take turns, ROUNDS times per task, as the pages do: a
+    task of a millisecond or two is timed on both under the same load."""
     import time_machine
     from django.utils import timezone
 
+    databases = dict(pair.split("=") for pair in os.environ["SCALE_SWEEP_DATABASES"].split(","))
+    tasks = sweep_tasks()
+    # One instant for every run: a catch-up run does what fell due since the build (the full database's
+    # 50,000 running matches have about 7 deadlines a minute, the small one's hardly any), then the
+    # timed runs find the same nothing due on both, so the ratio is the queries', not the workload's.
+    with time_machine.travel(timezone.now(), tick=False):
+        caught_up = {}
+        for label, name in databases.items():
+            use_database(name)
+            caught_up[label] = catch_up(tasks)
+        timed = {
+            **{f"task {label}": (task, SWEEP_RUNS) for label, task in tasks.items()},
+            "sweep_deadlines' two queries": (deadline_queries, SWEEP_RUNS),
+            "tournament start, 64 entrants": (tournament_start, TOURNAMENT_RUNS),
+        }
+        times: dict[str, dict[str, list[float]]] = {label: {} for label in databases}
+        for what, (run, runs) in timed.items():
+            for _ in range(ROUNDS):
+                for label, name in databases.items():
+                    use_database(name)
+                    run()  # warm: the connection, the caches
+                    times[label].setdefault(what, []).extend(timed_runs(run, runs // ROUNDS))
+    return {
+        label: {**{what: percentiles(t) for what, t in times[label].items()}, "caught up": caught_up[label]}
+        for label in databases
+    }
+
+
+ROUNDS = 10
+
+
+def use_database(name: str) -> None:
+    from django.db import connection
+
+    connection.close()
+    connection.settings_dict["NAME"] = name
+
+
+def timed_runs(run, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def sweep_tasks() -> dict[str, Any]:
     from games import tasks as game_tasks
     from notifications import tasks as notification_tasks
     from push import tasks as push_tasks
+    from tournaments import tasks as tournament_tasks
 
-    tasks = {
+    return {
         "sweep_deadlines": game_tasks.sweep_deadlines,
         "send_reminders": game_tasks.send_reminders,
         "end_used_up_vacations": game_tasks.end_used_up_vacations,
         "resend_waiting_notifications": notification_tasks.resend_waiting_notifications,
         "resend_waiting_pushes": push_tasks.resend_waiting_pushes,
         "send_digests": notification_tasks.send_digests,
+        "sweep_tournaments": tournament_tasks.sweep_tournaments,
     }
-    try:
-        from tournaments import tasks as tournament_tasks
-
-        tasks["sweep_tournaments"] = tournament_tasks.sweep_tournaments
-    except ImportError:
-        pass
-    results = {}
-    # One instant for every run: a catch-up run does what fell due since the build (the full database's
-    # 50,000 running matches have about 7 deadlines a minute, the small one's hardly any), then the
-    # timed runs find the same nothing due on both, so the ratio is the queries', not the workload's.
-    with time_machine.travel(timezone.now(), tick=False):
-        caught_up = catch_up(tasks)
-        for label, task in tasks.items():
-            task()  # warm
-            times = []
-            for _ in range(SWEEP_RUNS):
-                started = time.perf_counter()
-                task()
-                times.append((time.perf_counter() - started) * 1000)
-            results[f"task {label}"] = percentiles(times)
-        results["sweep_deadlines' two queries"] = percentiles(deadline_queries(SWEEP_RUNS))
-        results["tournament start, 64 entrants"] = percentiles(tournament_starts(TOURNAMENT_RUNS))
-    return {**results, "caught up": caught_up}
 
 
-def deadline_queries(runs: int) -> list[float]:
+def deadline_queries() -> None:
     """sweep_deadlines' own reads, without what it then does: it queues a countdown task for each
     deadline of the coming 90 s (SWEEP_LOOKAHEAD_SECONDS), and those grow with the running matches
     (about 10 a run on the full database, none on the small one), not with the history."""
@@ -293,22 +324,17 @@ def deadline_queries(runs: int) -> list[float]:
     from games.models import Match
     from games.tasks import SWEEP_LOOKAHEAD_SECONDS
 
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        now = timezone.now()
-        active = Match.objects.filter(status=Match.Status.ACTIVE)
-        list(active.filter(deadline__lte=now).order_by("deadline").values_list("pk", "version")[:500])
-        soon = active.filter(deadline__gt=now, deadline__lte=now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS))
-        list(soon.values_list("pk", "deadline")[:5000])
-        times.append((time.perf_counter() - started) * 1000)
-    return times
+    now = timezone.now()
+    active = Match.objects.filter(status=Match.Status.ACTIVE)
+    list(active.filter(deadline__lte=now).order_by("deadline").values_list("pk", "version")[:500])
+    soon = active.filter(deadline__gt=now, deadline__lte=now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS))
+    list(soon.values_list("pk", "deadline")[:5000])
 
 
-def tournament_starts(runs: int) -> list[float]:
+def tournament_start() -> None:
     """The tournaments issue's pairing on this history: a Swiss of 64 players (the heavy one among
-    them) starts, reading their ratings, seeding, pairing round 1 and starting its 32 matches
-    (tournaments.actions.do_start_if_due), each run in a transaction rolled back afterwards."""
+    them) is made and starts, reading their ratings, seeding, pairing round 1 and starting its 32
+    matches (tournaments.actions.do_start_if_due), in a transaction rolled back afterwards."""
     from datetime import timedelta
 
     from django.db import transaction
@@ -320,24 +346,20 @@ def tournament_starts(runs: int) -> list[float]:
     from tournaments.models import Entry, Tournament
 
     players = list(User.objects.filter(is_active=True, is_bot=False).exclude(username="admin").order_by("id")[:64])
-    chosen = actions.TournamentSettings(
-        name="Scale", game=PAGE_GAME, format=Tournament.Format.SWISS, starts_at=timezone.now() + timedelta(hours=1)
-    )
-    options = get_engine(PAGE_GAME).parse_options({}, 2)
-    times = []
-    for _ in range(runs + 1):  # the first warms
-        with transaction.atomic():
-            # Created as do_create does, without its checks: the generated players have no verified
-            # email address (allauth's rows), which joining would ask for.
-            fields = {key: value for key, value in vars(chosen).items() if key != "options"}
-            tournament = Tournament.objects.create(organiser=players[0], options=options, **fields)
-            Entry.objects.bulk_create([Entry(tournament=tournament, user=user) for user in players])
-            Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
-            started = time.perf_counter()
-            assert actions.do_start_if_due(tournament.pk) == "started"
-            times.append((time.perf_counter() - started) * 1000)
-            transaction.set_rollback(True)
-    return times[1:]
+    with transaction.atomic():
+        # Made as do_create makes it, without its checks: the generated players have no verified
+        # email address (allauth's rows), which they would need to enter.
+        tournament = Tournament.objects.create(
+            organiser=players[0],
+            name="Scale",
+            game=PAGE_GAME,
+            format=Tournament.Format.SWISS,
+            starts_at=timezone.now() - timedelta(seconds=1),
+            options=get_engine(PAGE_GAME).parse_options({}, 2),
+        )
+        Entry.objects.bulk_create([Entry(tournament=tournament, user=user) for user in players])
+        assert actions.do_start_if_due(tournament.pk) == "started"
+        transaction.set_rollback(True)
 
 
 def catch_up(tasks: dict[str, Any]) -> dict[str, Any]:
