@@ -310,6 +310,7 @@ def sweep_tasks() -> dict[str, Any]:
         "resend_waiting_pushes": push_tasks.resend_waiting_pushes,
         "send_digests": notification_tasks.send_digests,
         "sweep_tournaments": tournament_tasks.sweep_tournaments,
+        "archive_ended_matches": game_tasks.archive_ended_matches,
     }
 
 
