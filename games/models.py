@@ -9,6 +9,7 @@ exactly (tests/games/test_admin_replay.py).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -59,6 +60,16 @@ class TimeControl:
             return live.turn_seconds, live.reserve_periods, live.period_seconds
         _, turn, periods, period = cls.PRESETS[preset]
         return turn, periods, period
+
+
+def choice_label(choices: type[models.TextChoices], value: str) -> str:
+    """A stored value's label, translating only that one: get_FOO_display() translates every choice's
+    label on each call, which lists of many rows pay once a row (issue 28). A value the choices no
+    longer hold is shown as stored, as get_FOO_display() does."""
+    try:
+        return str(choices(value).label)
+    except ValueError:
+        return value
 
 
 # The statuses of a match that was played and has ended: its moves never change again (issue 28).
@@ -154,12 +165,7 @@ class Match(models.Model):
 
     @property
     def status_label(self) -> str:
-        """get_status_display() for lists of many matches: that one translates every status's label on
-        each call; this translates one (issue 28: the dashboard's 60 rows)."""
-        try:
-            return str(self.Status(self.status).label)
-        except ValueError:  # not a status of this code: its stored value, as get_status_display does
-            return self.status
+        return choice_label(self.Status, self.status)  # the dashboard's 60 rows
 
     @property
     def is_over(self) -> bool:
@@ -244,6 +250,8 @@ class Seat(models.Model):
 # the seats and of their users (a user row is wide: preferences, settings).
 SEAT_NAME_FIELDS = ["match", "number", "bot_level", "resigned", "user"]
 USER_NAME_FIELDS = ["username", "display_name", "is_bot"]
+# Both, for a query of seats with select_related("user").
+SEAT_AND_USER_NAME_FIELDS = [*SEAT_NAME_FIELDS, *(f"user__{field}" for field in USER_NAME_FIELDS)]
 
 
 class Move(models.Model):
@@ -281,12 +289,16 @@ class MoveArchive(models.Model):
     through games.reads.match_moves, which gives the same Move objects the rows gave."""
 
     match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="move_archive")
-    # one list per move, in order: [number, seat, kind, payload, log, by_bot, microseconds after the base]
-    # where the base is match.started (match.created when started is None)
+    # one list per move, in order: [number, seat, kind, payload, log, by_bot, microseconds after time_base]
     moves = models.JSONField(default=list)
 
     def __str__(self) -> str:
         return f"archived moves of match {self.match_id}"
+
+    @staticmethod
+    def time_base(match: Match) -> datetime:
+        """What an archived move's time counts from: the start (the creation, for a match never started)."""
+        return match.started or match.created
 
 
 HISTORY_TAIL = 30  # moves kept in Match.history_tail: the ones the board shows

@@ -50,12 +50,11 @@ def match_moves(match: Match) -> list[Move]:
 def last_move_upto(match: Match, number: int) -> Move | None:
     """The last move numbered `number` or lower (an email's last move): one row while the moves are
     rows, else from the archive."""
-    if match.moves_archived:
-        return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
-    found = match.moves.filter(number__lte=number).order_by("-number").first()
-    if found is None and number > 0 and match.is_over:  # archived since the match was read?
-        return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
-    return found
+    if not match.moves_archived:
+        found = match.moves.filter(number__lte=number).order_by("-number").first()
+        if found is not None or number <= 0 or not match.is_over:  # else archived since the match was read?
+            return found
+    return next((m for m in reversed(match_moves(match)) if m.number <= number), None)
 
 
 def _archived_moves(match: Match) -> list[Move]:
@@ -63,7 +62,7 @@ def _archived_moves(match: Match) -> list[Move]:
     the archive left out is the engine's, replayed from the seed once and kept in the cache (an
     archive never changes: a Dizzy Duo Battle of 560 moves takes some 120 ms to replay)."""
     rows = MoveArchive.objects.filter(match=match).values_list("moves", flat=True).first() or []
-    base = match.started or match.created
+    base = MoveArchive.time_base(match)
     moves = [
         Move(
             match=match,

@@ -126,10 +126,4 @@ def archive_ended_matches() -> int:
     later nothing writes them. Run twice, the second run finds them archived."""
     from django.conf import settings
 
-    archived = 0
-    for match_id in actions.matches_to_archive(settings.MOVE_ARCHIVE_BATCH):
-        try:
-            archived += actions.do_archive_moves(match_id)
-        except Exception:  # one broken match must not stop the others
-            logger.exception("archiving the moves of match %s", match_id)
-    return archived
+    return actions.do_archive_batch(settings.MOVE_ARCHIVE_BATCH)

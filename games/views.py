@@ -22,7 +22,7 @@ from games import actions
 from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
-from games.models import GAME_NAMES, SEAT_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
+from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, Match, Seat
 from games.presence import mark_watching
 from games.presenters import player_view
 from games.reads import held_seat, note_text
@@ -100,7 +100,7 @@ def home(request: HttpRequest) -> HttpResponse:
     finished = [seat.match for seat in ended[:20]]
     # end_reason_text names the seats: one query for the twenty, not one each, reading only what a
     # seat's public name needs (a user row is wide: preferences, settings).
-    names = Seat.objects.select_related("user").only(*SEAT_NAME_FIELDS, *(f"user__{f}" for f in USER_NAME_FIELDS))
+    names = Seat.objects.select_related("user").only(*SEAT_AND_USER_NAME_FIELDS)
     prefetch_related_objects(finished, Prefetch("seats", queryset=names))
     # An empty seat as EXISTS, not a join: the join needed DISTINCT, a sort of the open matches' rows.
     empty_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot_level="")

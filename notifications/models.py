@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.models import choice_label
+
 
 class Kind(models.TextChoices):
     YOUR_TURN = "your_turn", _("It is your turn")
@@ -157,12 +159,7 @@ class Notification(models.Model):
 
     @property
     def kind_label(self) -> str:
-        """get_kind_display() without its cost: that one translates every kind's label on each call (a
-        few hundred translations for an inbox page of 50 rows, issue 28); this translates one."""
-        try:
-            return str(Kind(self.kind).label)
-        except ValueError:  # a kind this code no longer knows: its stored value, as get_kind_display does
-            return self.kind
+        return choice_label(Kind, self.kind)  # an inbox page's 50 rows
 
     @property
     def subject_name(self) -> str:

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from games.engines.registry import GAMES
-from games.models import SEAT_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
+from games.models import SEAT_AND_USER_NAME_FIELDS, Match, Seat
 from ratings.charts import Chart, rating_chart
 from ratings.models import PlayerRecord, Pool, Rating, RatingChange, display
 from ratings.records import outcome_in
@@ -128,11 +128,10 @@ def recent_matches(user, limit: int = 10) -> list[RecentMatch]:
     shown = ("number", "match__game", "match__ended", "match__result", "match__rated")
     seats = list(finished_seats(user).only(*shown).order_by("-match_id")[:limit])
     # Only the columns the names need: the match's tail and the users' whole rows cost more than the rest.
-    names = (*SEAT_NAME_FIELDS, *(f"user__{field}" for field in USER_NAME_FIELDS))
     others = (
         Seat.objects.filter(match_id__in=[s.match_id for s in seats])
         .select_related("user")
-        .only(*names)
+        .only(*SEAT_AND_USER_NAME_FIELDS)
         .order_by("number")
     )
     players: dict[int, list[str]] = {}

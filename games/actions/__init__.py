@@ -12,7 +12,7 @@ for a rolled-back change. An ActionError's message is shown to the player as it 
 changed.
 """
 
-from games.actions.archive import do_archive_moves, matches_to_archive  # noqa: F401
+from games.actions.archive import do_archive_batch, do_archive_moves, matches_to_archive  # noqa: F401
 from games.actions.bots import bot_rng, choose_bot_move  # noqa: F401
 from games.actions.clocks import (  # noqa: F401
     BOT_GRACE_SECONDS,

@@ -31,6 +31,18 @@ def matches_to_archive(limit: int) -> list[int]:
     return list(ended.order_by("ended").values_list("pk", flat=True)[:limit])
 
 
+def do_archive_batch(limit: int) -> int:
+    """Archive up to `limit` of matches_to_archive, each in its own transaction; how many were. One
+    broken match is logged and the others go on (the archive sweep and `manage.py archive_moves`)."""
+    archived = 0
+    for match_id in matches_to_archive(limit):
+        try:
+            archived += do_archive_moves(match_id)
+        except Exception:
+            logger.exception("archiving the moves of match %s", match_id)
+    return archived
+
+
 def do_archive_moves(match_id: int) -> bool:
     """Archive the moves of an ended match, with its row locked; False when there is nothing to do
     (not ended, already archived): run twice, the second run changes nothing."""
@@ -47,9 +59,9 @@ def do_archive_moves(match_id: int) -> bool:
 
 def _archived_lists(match: Match) -> list[list]:
     """The match's Move rows in MoveArchive's format: [number, seat, kind, payload, log, by_bot,
-    microseconds after match.started (match.created before a start)], the log None where it is the
-    one the engine writes again from the seed (most of an archive's bytes: the reader replays it)."""
-    base = match.started or match.created
+    microseconds after MoveArchive.time_base], the log None where it is the one the engine writes
+    again from the seed (most of an archive's bytes: the reader replays it)."""
+    base = MoveArchive.time_base(match)
     moves = list(Move.objects.filter(match=match).order_by("number"))
     logs = [None if m.log == log else m.log for m, log in zip(moves, _engine_logs(match, moves))]
     return [

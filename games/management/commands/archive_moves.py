@@ -23,7 +23,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         total = 0
         while True:
-            done = sum(actions.do_archive_moves(match_id) for match_id in actions.matches_to_archive(options["batch"]))
+            done = actions.do_archive_batch(options["batch"])
             total += done
             # A batch that archived nothing (another run took them) ends --all too: no endless loop.
             if not options["all"] or done == 0:
