@@ -7,17 +7,52 @@ speed. The few helpers the templates need are Django's own functions.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 
+from django.conf import settings
+from django.contrib.humanize.templatetags.humanize import naturaltime
 from django.contrib.messages import get_messages
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils import dateformat, timezone, translation
 from jinja2 import Environment
 
 from games.i18n import tr
 
+# An id no row has: a one-id address is reversed once with it, then filled with each row's id.
+ID_MARK = "987654321987654321"
+
+
+def url_context() -> tuple:
+    """What else reverse() depends on: the URLconf (a test or a request may set its own) and the prefix."""
+    return (settings.ROOT_URLCONF, get_urlconf(), get_script_prefix())
+
+
+@lru_cache(maxsize=512)
+def id_address(name: str, where: tuple) -> tuple[str, str] | None:
+    """The parts of the address of view `name` before and after its one integer argument, or None
+    when the pattern takes no such argument (reverse() then raises for the real id as it would)."""
+    try:
+        head, mark, tail = reverse(name, args=[int(ID_MARK)]).partition(ID_MARK)
+    except NoReverseMatch:
+        return None
+    return (head, tail) if mark else None
+
+
+@lru_cache(maxsize=512)
+def plain_address(name: str, where: tuple) -> str:
+    return reverse(name)
+
 
 def url(name: str, *args) -> str:
+    """reverse(), with an address of no argument or of one id (a match, an inbox entry) reversed once
+    per process: a list of 50 rows reversed each row's address at about 70 µs each (issue 28)."""
+    if not args:
+        return plain_address(name, url_context())
+    if len(args) == 1 and type(args[0]) is int and args[0] >= 0:
+        parts = id_address(name, url_context())
+        if parts is not None:
+            return f"{parts[0]}{args[0]}{parts[1]}"
     return reverse(name, args=args)
 
 
@@ -38,4 +73,5 @@ def environment(**options) -> Environment:
         {"static": static, "url": url, "get_messages": get_messages, "get_language": translation.get_language, "tr": tr}
     )
     env.filters["date"] = date
+    env.filters["naturaltime"] = naturaltime  # Django's humanize filter: "3 days, 4 hours ago"
     return env

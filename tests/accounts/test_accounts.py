@@ -64,15 +64,15 @@ def test_unverified_player_is_told_to_verify_before_playing(client):
 def test_log_in_with_username_or_email(alice, client, login):
     response = client.post("/accounts/login/", {"login": login, "password": "pw-alice"})
     assert response.status_code == 302
-    assert client.get("/").context["user"].username == "alice"
+    assert client.get("/").wsgi_request.user.username == "alice"
 
 
 def test_log_out_needs_post(alice, client_for):
     c = client_for(alice)
     c.get("/accounts/logout/")
-    assert c.get("/").context["user"].is_authenticated
+    assert c.get("/").wsgi_request.user.is_authenticated
     c.post("/accounts/logout/")
-    assert not c.get("/").context["user"].is_authenticated
+    assert not c.get("/").wsgi_request.user.is_authenticated
 
 
 def test_password_reset_sends_mail(alice, client):
