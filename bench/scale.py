@@ -160,7 +160,7 @@ COLUMNS = {
     "spectators_read_chat rated history_tail end_reason_words abortable moves_archived",
     "games_movearchive": "match_id moves",
     "games_seat": "id number bot_level accepted to_act timeouts_in_row reserve_left match_id user_id deadline "
-    "handed_to_bot paused_seconds remind_at turn_started resigned",
+    "handed_to_bot paused_seconds remind_at turn_started resigned match_over",
     "games_move": "id number seat kind payload log by_bot created match_id",
     "ratings_rating": "id game pool bot_level mu sigma matches last_played user_id",
     "ratings_ratingchange": "id seat outcome mu_before sigma_before mu_after sigma_after created match_id rating_id",
@@ -453,7 +453,7 @@ class Builder:
                 sid = self.next_id("games_seat")
                 self.add(
                     "games_seat",
-                    (sid, number, level, True, False, 0, 5, mid, uid, None, False, None, None, None, False),
+                    (sid, number, level, True, False, 0, 5, mid, uid, None, False, None, None, None, False, True),
                 )
             self.rate(mid, template, seats, ended)
             for uid, _level in seats:
@@ -534,7 +534,7 @@ class Builder:
                 self.add(
                     "games_seat",
                     (sid, number, level, True, deadline is not None, 0, 5, mid, uid, deadline)
-                    + (False, None, remind, turn_started, False),
+                    + (False, None, remind, turn_started, False, False),
                 )
                 if deadline is not None and uid:
                     self.notify("your_turn", mid, uid, version, last_move, read=self.rng.random() < 0.5)
@@ -583,7 +583,7 @@ class Builder:
                 uid = creator if number == 0 else None
                 self.add(
                     "games_seat",
-                    (sid, number, "", number == 0, False, 0, 5, mid, uid, None, False, None, None, None, False),
+                    (sid, number, "", number == 0, False, 0, 5, mid, uid, None, False, None, None, None, False, False),
                 )
         self.flush(wait=True)
 

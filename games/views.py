@@ -69,7 +69,9 @@ def _dashboard_lists(request: HttpRequest) -> tuple[dict[str, list[Match]], dict
     below, and how many wait for the player's move. The seats are read as plain tuples (a few hundred
     at most); only the shown matches are loaded."""
     seats = (
-        Seat.objects.filter(user=request.user, match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
+        Seat.objects.filter(
+            user=request.user, match_over=False, match__status__in=[Match.Status.ACTIVE, Match.Status.OPEN]
+        )
         .order_by("-match_id")
         .values_list("match_id", "match__status", "to_act", "handed_to_bot", "accepted")
     )

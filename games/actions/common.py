@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from games.events import BoardChanged, publish
-from games.models import Match
+from games.models import Match, Seat
 
 MAX_MOVE_BYTES = 4000
 
@@ -58,6 +58,8 @@ def save_board_change(match: Match, fields: list[str] | None = None) -> None:
     match.revision = F("revision") + 1
     match.save(update_fields=None if fields is None else [*fields, "revision"])
     match.refresh_from_db(fields=["revision"])  # the integer the database stored, for the event too
+    if match.is_over and (fields is None or "status" in fields):
+        Seat.objects.filter(match=match, match_over=False).update(match_over=True)
     publish(BoardChanged(match, match.version, match.revision))
 
 
