@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
@@ -51,6 +53,20 @@ def row_address(name: str) -> Callable[[int], str]:
     addresses each reversed one by one were a good part of the inbox's time (issue 28)."""
     prefix, _placeholder, suffix = reverse(name, args=[ROW_PLACEHOLDER]).partition(str(ROW_PLACEHOLDER))
     return lambda row_id: f"{prefix}{int(row_id)}{suffix}"
+
+
+def row_time() -> Callable[[datetime], str]:
+    """A row's time as Django's date filter writes "D j M, H:i", in the viewer's zone (the one
+    UserTimezoneMiddleware activates); the day and month names translated once a page: the filter
+    parsed the format and translated two names a row (issue 28)."""
+    days = [str(WEEKDAYS_ABBR[day]) for day in range(7)]
+    months = [""] + [str(MONTHS_3[month]).title() for month in range(1, 13)]
+
+    def written(value: datetime) -> str:
+        local = timezone.localtime(value)
+        return f"{days[local.weekday()]} {local.day} {months[local.month]}, {local.hour:02}:{local.minute:02}"
+
+    return written
 
 
 def vapid_key(request: HttpRequest) -> JsonResponse:
@@ -146,6 +162,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         "read_url": row_address("inbox_read"),
         "delete_url": row_address("inbox_delete"),
         "match_url": row_address("match"),
+        "row_time": row_time(),
     }
     # Jinja2, like the board pages: the Django template's rendering was most of the page's time (issue 28).
     return render(request, "push/inbox.html", context, using="jinja2")

@@ -303,3 +303,23 @@ def test_an_inbox_page_reverses_its_addresses_once_and_shows_each_row_whole(alic
         f'value="{quiet.pk}"><input type="hidden" name="before" value="{before}"><button type="submit">Unmute'
         f'<span class="sr-only">: Solitaire Chess #{quiet.pk}</span></button></form></li>'
     ) in muted
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_rows_time_is_written_as_the_date_filter_writes_it(language):
+    """Issue 28: the inbox writes its rows' times itself (names translated once a page), exactly as
+    Django's date filter "D j M, H:i" in the viewer's zone, through a year of days and hours."""
+    import zoneinfo
+    from datetime import datetime, timedelta
+
+    from django.utils import dateformat, timezone
+
+    from push.views import row_time
+
+    start = datetime(2026, 1, 1, 0, 7, tzinfo=zoneinfo.ZoneInfo("UTC"))
+    moments = [start + timedelta(hours=11 * n, minutes=n) for n in range(800)]
+    with translation.override(language), timezone.override(zoneinfo.ZoneInfo("America/St_Johns")):
+        written = row_time()
+        expected = [dateformat.format(timezone.localtime(moment), "D j M, H:i") for moment in moments]
+        assert [written(moment) for moment in moments] == expected
+    assert len({text.split()[2] for text in expected}) == 12 and len({text.split()[0] for text in expected}) == 7
