@@ -209,3 +209,117 @@ def test_an_entry_names_its_kind_as_get_kind_display_did(alice, bob):
                 row = Notification(match=match, recipient=bob, kind=kind, turn=1)
                 assert row.kind_label == row.get_kind_display()
     assert Notification(match=match, recipient=bob, kind="gone", turn=1).kind_label == "gone"
+
+
+CSRF_FIELD = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">')
+
+
+def reversals(c, url: str, monkeypatch) -> tuple[int, str]:
+    """(URL reversals, page) of one inbox page: every reverse() and url() goes through the resolver's
+    _reverse_with_prefix."""
+    from django.urls.resolvers import URLResolver
+
+    calls = []
+    original = URLResolver._reverse_with_prefix
+
+    def counted(self, *args, **kwargs):
+        calls.append(args[0])
+        return original(self, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(URLResolver, "_reverse_with_prefix", counted)
+        response = c.get(url)
+    assert response.status_code == 200
+    return len(calls), CSRF_FIELD.sub("<csrf>", response.content.decode())
+
+
+def expected_row(row: Notification, muted: set[int], before: int) -> str:
+    """An inbox row as the player gets it: its link, time in their zone and forms, each form keeping
+    the page (`before`), each button naming its entry to a screen reader."""
+    from django.utils import dateformat, timezone
+
+    keep = f'<input type="hidden" name="before" value="{before}">'
+    name, label = f"Solitaire Chess #{row.match_id}", row.kind_label
+    new = row.read_at is None
+    html = '<span class="badge">New</span>' if new else ""  # found rows lose the blanks between tags
+    html += f'<a href="/matches/{row.match_id}/">{label}: {name}</a>'
+    html += f'<span class="muted">{dateformat.format(timezone.localtime(row.created), "D j M, H:i")}</span>'
+    html += '<span class="inbox-actions">'
+    if new:
+        html += f'<form method="post" action="/inbox/{row.pk}/read/" class="inline"><csrf>{keep}'
+        html += f'<button type="submit">Mark read<span class="sr-only">: {label}, {name}</span></button></form>'
+    html += f'<form method="post" action="/inbox/{row.pk}/delete/" class="inline"><csrf>{keep}'
+    html += f'<button type="submit">Delete<span class="sr-only">: {label}, {name}</span></button></form>'
+    action, words = ("unmute", "Unmute") if row.match_id in muted else ("mute", "Mute this match")
+    html += f'<form method="post" action="/inbox/{action}/" class="inline"><csrf>'
+    html += f'<input type="hidden" name="match" value="{row.match_id}">{keep}'
+    html += f'<button type="submit">{words}<span class="sr-only">: {name}</span></button></form></span>'
+    return html
+
+
+def test_an_inbox_page_reverses_its_addresses_once_and_shows_each_row_whole(alice, bob, client_for, monkeypatch):
+    """Issue 28: a page's 50 rows reverse no address of their own (three a row were much of its time);
+    every row keeps its link, time, forms, hidden `before` and screen-reader names all the same."""
+    import zoneinfo
+    from datetime import datetime, timedelta
+
+    from django.utils import timezone
+
+    from notifications.models import MatchMute
+
+    bob.time_zone = "Pacific/Auckland"  # the times are the viewer's, not the server's
+    bob.save()
+    loud, quiet = start_match(alice, [bob]), start_match(alice, [bob])
+    MatchMute.objects.create(user=bob, match=quiet)
+    c = client_for(bob)
+    kinds = [Kind.YOUR_TURN, Kind.FINISHED, Kind.REMINDER]
+    rows = Notification.objects.bulk_create(
+        Notification(match=(loud, quiet)[n % 2], recipient=bob, kind=kinds[n % 3], turn=100 + n) for n in range(60)
+    )
+    start = datetime(2026, 3, 1, 9, 5, tzinfo=zoneinfo.ZoneInfo("UTC"))
+    for n, row in enumerate(rows):
+        read_at = timezone.now() if n % 4 == 0 else None
+        Notification.objects.filter(pk=row.pk).update(created=start + timedelta(hours=7 * n), read_at=read_at)
+    before = rows[55].pk
+    with monkeypatch.context() as patch:
+        patch.setattr("push.views.INBOX_SIZE", 1)  # the same page (older pages, newer ones) of one row
+        one_row, _ = reversals(c, f"/inbox/?before={before}", monkeypatch)
+    full_page, page = reversals(c, f"/inbox/?before={before}", monkeypatch)
+    assert full_page == one_row  # none a row
+    shown = list(Notification.objects.filter(pk__lt=before, recipient=bob).order_by("-pk")[:50])
+    assert [row.pk for row in shown] == [row.pk for row in reversed(rows[5:55])]
+    inbox = page.split('<ul class="inbox">')[1].split("</ul>")[0]
+    found = [re.sub(r">\s+<", "><", li.strip()) for li in re.findall(r"<li[^>]*>(.*?)</li>", inbox, re.S)]
+    with timezone.override(zoneinfo.ZoneInfo("Pacific/Auckland")):
+        assert found == [expected_row(row, {quiet.pk}, before) for row in shown]
+    assert page.count('<li class="new">') == sum(row.read_at is None for row in shown) > 0
+    assert f'<a href="/inbox/?before={rows[5].pk}" rel="next">Older</a>' in page
+    assert '<a href="/inbox/">Newest</a>' in page
+    # The muted section: the muted match, its link and its unmute form, keeping the page too.
+    muted = page.split('id="muted-heading"')[1]
+    assert f'<li><a href="/matches/{quiet.pk}/">Solitaire Chess #{quiet.pk}</a>' in muted
+    assert (
+        f'<form method="post" action="/inbox/unmute/" class="inline"><csrf><input type="hidden" name="match" '
+        f'value="{quiet.pk}"><input type="hidden" name="before" value="{before}"><button type="submit">Unmute'
+        f'<span class="sr-only">: Solitaire Chess #{quiet.pk}</span></button></form></li>'
+    ) in muted
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_rows_time_is_written_as_the_date_filter_writes_it(language):
+    """Issue 28: the inbox writes its rows' times itself (names translated once a page), exactly as
+    Django's date filter "D j M, H:i" in the viewer's zone, through a year of days and hours."""
+    import zoneinfo
+    from datetime import datetime, timedelta
+
+    from django.utils import dateformat, timezone
+
+    from push.views import row_time
+
+    start = datetime(2026, 1, 1, 0, 7, tzinfo=zoneinfo.ZoneInfo("UTC"))
+    moments = [start + timedelta(hours=11 * n, minutes=n) for n in range(800)]
+    with translation.override(language), timezone.override(zoneinfo.ZoneInfo("America/St_Johns")):
+        written = row_time()
+        expected = [dateformat.format(timezone.localtime(moment), "D j M, H:i") for moment in moments]
+        assert [written(moment) for moment in moments] == expected
+    assert len({text.split()[2] for text in expected}) == 12 and len({text.split()[0] for text in expected}) == 7
