@@ -44,17 +44,6 @@ INBOX_ROW_FIELDS = [
 ]
 
 
-# An id no row has, reversed once a page in its place (row_address).
-ROW_PLACEHOLDER = 987654321987654321
-
-
-def row_address(name: str) -> Callable[[int], str]:
-    """A URL pattern's address for any row's id, from one reverse() a page: 50 rows with three
-    addresses each reversed one by one were a good part of the inbox's time (issue 28)."""
-    prefix, _placeholder, suffix = reverse(name, args=[ROW_PLACEHOLDER]).partition(str(ROW_PLACEHOLDER))
-    return lambda row_id: f"{prefix}{int(row_id)}{suffix}"
-
-
 def row_time() -> Callable[[datetime], str]:
     """A row's time as Django's date filter writes "D j M, H:i", in the viewer's zone (the one
     UserTimezoneMiddleware activates); the day and month names translated once a page: the filter
@@ -159,9 +148,6 @@ def inbox(request: HttpRequest) -> HttpResponse:
         "newest": Notification.objects.filter(recipient=request.user).aggregate(newest=Max("pk"))["newest"],
         "muted": muted,
         "muted_ids": {mute.match_id for mute in muted},
-        "read_url": row_address("inbox_read"),
-        "delete_url": row_address("inbox_delete"),
-        "match_url": row_address("match"),
         "row_time": row_time(),
     }
     # Jinja2, like the board pages: the Django template's rendering was most of the page's time (issue 28).
