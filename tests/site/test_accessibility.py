@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import actions
 from games.engines.registry import GAMES
 from tests.browser_helpers import ARTIFACTS, page_as, serious_violations
 from tests.helpers import start_match, user_to_act
@@ -117,3 +118,23 @@ def test_the_confirmation_pages_of_resign_and_abort_are_axe_clean(what, browser,
     page.goto(f"{live_server.url}/matches/{match.pk}/{what}/")
     assert page.locator("form[method=post] button[type=submit]").count() == 1
     assert serious_violations(page) == []
+
+
+def test_the_jinja2_list_pages_are_axe_clean(browser, live_server, make_user):
+    """The dashboard, the inbox and a replay, drawn by Jinja2 since issue 28, at a phone's width, with
+    rows in every list they draw and the turn count the dashboard writes itself."""
+    alice, bob = make_user("alice"), make_user("bob")
+    running = start_match(alice, [bob])
+    ended = start_match(alice, [bob])
+    actions.do_resign(ended.pk, alice)
+    page = page_as(browser, live_server, alice, width=390)
+    ARTIFACTS.mkdir(exist_ok=True)
+    found = {}
+    for path in ("/", "/inbox/", f"/matches/{ended.pk}/replay/"):
+        page.goto(f"{live_server.url}{path}")
+        found[path] = serious_violations(page)
+        page.screenshot(path=str(ARTIFACTS / f"axe-list{path.replace('/', '-')}.png"), full_page=True)
+    page.goto(f"{live_server.url}/")
+    assert page.locator(f"#dashboard a[href='/matches/{running.pk}/']").count() == 1
+    assert page.locator("#turn-count").inner_text().startswith("Your turn")
+    assert found == {"/": [], "/inbox/": [], f"/matches/{ended.pk}/replay/": []}
