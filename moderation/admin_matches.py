@@ -5,8 +5,9 @@ tools, so that games imports no app above it (issue 31); ModerationConfig.ready(
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from django import forms
 from django.contrib import admin, messages
@@ -42,6 +43,8 @@ SEARCH_MATCHES = 500
 # checkbox before them while there are actions (not in a raw id field's popup). A list with other
 # columns is drawn by the admin's own result_list.
 LIST_DISPLAY = ["id", "game", "status", "players", "version", "created", "started", "ended", "deadline"]
+# The id standing for a row's in the address of the change page MatchChangeList.table resolves once.
+ROW_MARK = 918_273_645_546_372_819
 # What the list reads of a match: its columns and the game of its name (the checkbox's label).
 LIST_FIELDS = ["id", "game", "status", "version", "created", "started", "ended", "deadline"]
 
@@ -129,6 +132,44 @@ def load_seat_names(matches: list[Match]) -> dict[int, list[str]]:
     return names
 
 
+class PageDates:
+    """formats.localize of the page's datetimes (the admin's display of a DateTimeField), its format read
+    and parsed once a page, not once a cell: Django's dateformat splits and unescapes the format on each
+    call. A day's part (month, day, year) is written once for all the times of that day; each time part
+    is Django's own DateFormat method."""
+
+    # Django's format characters that read only the date (docs: the `date` filter).
+    DATE_ONLY = frozenset("bdDEFjlLmMnNoStwWyYz")
+
+    def __init__(self, empty: str) -> None:
+        self.empty = empty
+        self.pieces: list[tuple[Callable[[dateformat.DateFormat], object] | None, str]] = []
+        for index, piece in enumerate(dateformat.re_formatchars.split(formats.get_format("DATETIME_FORMAT"))):
+            if index % 2:  # a format character
+                self.pieces.append((getattr(dateformat.DateFormat, piece), piece))
+            elif piece:
+                self.pieces.append((None, dateformat.re_escaped.sub(r"\1", piece)))
+        self.days: dict[tuple[str, date], str] = {}
+
+    def __call__(self, value: datetime | None) -> str:
+        if value is None:
+            return self.empty
+        local = timezone.template_localtime(value)
+        written = dateformat.DateFormat(local)
+        parts = []
+        for method, piece in self.pieces:
+            if method is None:
+                parts.append(piece)
+            elif piece in self.DATE_ONLY:
+                key = (piece, local.date())
+                if key not in self.days:
+                    self.days[key] = str(method(written))
+                parts.append(self.days[key])
+            else:
+                parts.append(str(method(written)))
+        return "".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     """A row of the match list, each cell's text as the admin's display_for_field writes it."""
@@ -198,17 +239,15 @@ class MatchChangeList(ChangeList):
         headers = list(result_headers(self))
         empty = self.model_admin.get_empty_value_display()
         statuses = {value: str(label) for value, label in Match._meta.get_field("status").flatchoices}
-        date_format = formats.get_format("DATETIME_FORMAT")
-
-        def when(value: datetime | None) -> str:
-            # The admin's display of a DateTimeField (formats.localize), its format read once a page.
-            return empty if value is None else dateformat.format(timezone.template_localtime(value), date_format)
-
+        when = PageDates(empty)
         label = gettext("Select this object for an action - {}")
+        # One change address resolved for the page, each row's id put in its place: reverse() for each
+        # row walked the site's URL patterns (a number no match has, so that it is found once).
+        head, tail = self.url_for_result(Match(pk=ROW_MARK)).split(str(ROW_MARK))
         rows = [
             MatchRow(
                 pk=str(match.pk),
-                url=self.url_for_result(match),
+                url=f"{head}{match.pk}{tail}",
                 label=format_html(label, str(match)),
                 opener=str(match.serializable_value(self.to_field or self.pk_attname)),
                 id=formats.number_format(match.pk),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from unittest import mock
 
 import pytest
 from django.contrib import admin as django_admin
@@ -201,6 +202,30 @@ def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make
     assert "Abort the selected matches (nobody wins)" in page
     popup = client_for(staff).get("/admin/games/match/?_popup=1&_to_field=id").content.decode()
     assert f'data-popup-opener="{running.pk}"' in popup and 'name="_selected_action"' not in popup
+
+
+def test_the_admin_match_lists_dates_are_the_admins_own():
+    """PageDates writes a page's datetimes as the admin's formats.localize does: in each language and
+    zone, across midnight, noon and a change of summer time, for any format Django reads."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import dateformat, formats
+
+    start = datetime(2026, 3, 28, 22, 0, 30, tzinfo=UTC)
+    values = [start + timedelta(minutes=37 * step) for step in range(120)]  # over 29 March's change of hour
+    for language, zone in (("en", "UTC"), ("nl", "Europe/Amsterdam"), ("en", "America/New_York")):
+        with translation.override(language), timezone.override(zoneinfo.ZoneInfo(zone)):
+            dates = admin_matches.PageDates("-")
+            assert [dates(value) for value in values] == [
+                formats.localize(timezone.template_localtime(value)) for value in values
+            ]
+            assert dates(None) == "-"
+            for custom in (r"D, j \de F Y \a\t P e O", "c r U T Z I", "l jS o-W N y b E L t w z a A g G h H i s u"):
+                with mock.patch.object(formats, "get_format", return_value=custom):
+                    dates = admin_matches.PageDates("-")
+                assert [dates(value) for value in values] == [
+                    dateformat.format(timezone.template_localtime(value), custom) for value in values
+                ], custom
 
 
 def test_the_admin_match_list_makes_a_few_queries(staff, alice, bob, client_for):
