@@ -328,6 +328,11 @@ class MatchAdmin(admin.ModelAdmin):
     def get_changelist(self, request, **kwargs):
         return MatchChangeList
 
+    def changelist_view(self, request, extra_context=None):
+        # Without the admin's sidebar of every app and model: it was a fifth of the list's drawing
+        # (issue 28). The breadcrumbs lead to the other models, as on the admin's change pages.
+        return super().changelist_view(request, {"is_nav_sidebar_enabled": False, **(extra_context or {})})
+
     def get_search_results(self, request, queryset, search_term):
         """A match id, or a player's whole username or email in any case: the players are found first,
         then the newest SEARCH_MATCHES matches they sit in (by match id; the list's filters choose among

@@ -204,6 +204,18 @@ def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make
     assert f'data-popup-opener="{running.pk}"' in popup and 'name="_selected_action"' not in popup
 
 
+def test_the_admin_match_list_leaves_the_sidebar_off_and_the_others_keep_it(staff, client_for):
+    """Issue 28: the sidebar of every app and model was a fifth of the match list's drawing; the list
+    leaves it off, and the apps are listed only on a page that draws them (DizzyAdminSite.get_app_list)."""
+    c = client_for(staff)
+    assert 'id="nav-sidebar"' not in c.get("/admin/games/match/").content.decode()
+    seats = c.get("/admin/games/seat/").content.decode()
+    assert 'id="nav-sidebar"' in seats and 'href="/admin/games/match/"' in seats
+    index = c.get("/admin/").content.decode()
+    assert 'href="/admin/games/match/"' in index and 'href="/admin/accounts/user/"' in index
+    assert 'href="/admin/games/seat/"' in c.get("/admin/games/").content.decode()
+
+
 def test_the_admin_match_lists_dates_are_the_admins_own():
     """PageDates writes a page's datetimes as the admin's formats.localize does: in each language and
     zone, across midnight, noon and a change of summer time, for any format Django reads."""
