@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TypedDict
 
 from django import forms
 from django.contrib import admin, messages
@@ -170,9 +171,9 @@ class PageDates:
         return "".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """A row of the match list, each cell's text as the admin's display_for_field writes it."""
+class MatchRow(TypedDict):
+    """A row of the match list, each cell's text as the admin's display_for_field writes it. A dict, not
+    an object: the template's variables look a key up first, an attribute only after that failed."""
 
     pk: str
     url: str
