@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
 from dizzysite.heartbeat import heartbeat_problems
@@ -15,6 +16,11 @@ class DizzyAdminSite(admin.AdminSite):
         user = getattr(request, "user", None)
         context["heartbeat_problems"] = staff_heartbeat_problems() if user and user.is_active and user.is_staff else []
         return context
+
+    def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list:
+        """Built when read: every page's context names every app and model for the sidebar, a page that
+        leaves the sidebar off (the match list, issue 28) does not read them."""
+        return SimpleLazyObject(lambda: super(DizzyAdminSite, self).get_app_list(request, app_label))
 
 
 def staff_heartbeat_problems() -> list[str]:

@@ -5,17 +5,22 @@ tools, so that games imports no app above it (issue 31); ModerationConfig.ready(
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import TypedDict
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.templatetags.admin_list import result_headers
 from django.contrib.admin.views.main import ChangeList
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
-from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import dateformat, formats, timezone
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.translation import gettext
@@ -35,8 +40,14 @@ from moderation.admin import with_reason
 # so on the page).
 SEARCH_MATCHES = 500
 
-# The checkbox of a row of the match list: the same input as the admin's CheckboxInput renders.
-ACTION_CHECKBOX = "admin/games/match/action_checkbox.html"
+# The columns MatchTable draws (templates/admin/games/match/change_list_results.html), the action
+# checkbox before them while there are actions (not in a raw id field's popup). A list with other
+# columns is drawn by the admin's own result_list.
+LIST_DISPLAY = ["id", "game", "status", "players", "version", "created", "started", "ended", "deadline"]
+# The id standing for a row's in the address of the change page MatchChangeList.table resolves once.
+ROW_MARK = 918_273_645_546_372_819
+# What the list reads of a match: its columns and the game of its name (the checkbox's label).
+LIST_FIELDS = ["id", "game", "status", "version", "created", "started", "ended", "deadline"]
 
 
 class SeatInline(admin.TabularInline):
@@ -106,17 +117,85 @@ class TimePresetFilter(GameFilter):
         return queryset.filter(time_preset=self.value()) if self.value() else queryset
 
 
-def load_seat_names(matches: list[Match]) -> None:
-    """The players column's seats (match.seats.all()) with only what Seat.public_name reads: the seats
-    in one query, their users by id in another. Django's prefetch of seats__user writes its users' ids
-    as a tuple IN, costly to build for a page of 50 matches; a join of the seats to the users was
-    planned as a scan of every user."""
-    prefetch_related_objects(matches, Prefetch("seats", queryset=Seat.objects.only(*SEAT_NAME_FIELDS)))
-    seats = [seat for match in matches for seat in match.seats.all()]
+def load_seat_names(matches: list[Match]) -> dict[int, list[str]]:
+    """The players' names of each match (by its id), in seat order, with only what Seat.public_name
+    reads: the seats in one query, their users by id in another. Django's prefetch of seats__user writes
+    its users' ids as a tuple IN, costly to build for a page of 50 matches, and its prefetch of the
+    seats alone costs more than the query (issue 28); a join of the seats to the users was planned as a
+    scan of every user."""
+    seats = list(Seat.objects.filter(match__in=[match.pk for match in matches]).only(*SEAT_NAME_FIELDS))
     users = User.objects.only(*USER_NAME_FIELDS).in_bulk({seat.user_id for seat in seats if seat.user_id})
-    for seat in seats:
+    names: dict[int, list[str]] = {match.pk: [] for match in matches}
+    for seat in seats:  # Seat's ordering is by number
         if seat.user_id is not None:
             seat.user = users[seat.user_id]
+        names[seat.match_id].append(seat.public_name)
+    return names
+
+
+class PageDates:
+    """formats.localize of the page's datetimes (the admin's display of a DateTimeField), its format read
+    and parsed once a page, not once a cell: Django's dateformat splits and unescapes the format on each
+    call. A day's part (month, day, year) is written once for all the times of that day; each time part
+    is Django's own DateFormat method."""
+
+    # Django's format characters that read only the date (docs: the `date` filter).
+    DATE_ONLY = frozenset("bdDEFjlLmMnNoStwWyYz")
+
+    def __init__(self, empty: str) -> None:
+        self.empty = empty
+        self.pieces: list[tuple[Callable[[dateformat.DateFormat], object] | None, str]] = []
+        for index, piece in enumerate(dateformat.re_formatchars.split(formats.get_format("DATETIME_FORMAT"))):
+            if index % 2:  # a format character
+                self.pieces.append((getattr(dateformat.DateFormat, piece), piece))
+            elif piece:
+                self.pieces.append((None, dateformat.re_escaped.sub(r"\1", piece)))
+        self.days: dict[tuple[str, date], str] = {}
+
+    def __call__(self, value: datetime | None) -> str:
+        if value is None:
+            return self.empty
+        local = timezone.template_localtime(value)
+        written = dateformat.DateFormat(local)
+        parts = []
+        for method, piece in self.pieces:
+            if method is None:
+                parts.append(piece)
+            elif piece in self.DATE_ONLY:
+                key = (piece, local.date())
+                if key not in self.days:
+                    self.days[key] = str(method(written))
+                parts.append(self.days[key])
+            else:
+                parts.append(str(method(written)))
+        return "".join(parts)
+
+
+class MatchRow(TypedDict):
+    """A row of the match list, each cell's text as the admin's display_for_field writes it. A dict, not
+    an object: the template's variables look a key up first, an attribute only after that failed."""
+
+    pk: str
+    url: str
+    label: str  # the checkbox's aria-label
+    opener: str  # the value a raw id field's popup takes
+    id: str
+    game: str
+    status: str
+    players: str
+    version: str
+    created: str
+    started: str
+    ended: str
+    deadline: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTable:
+    headers: list[dict]
+    num_sorted_fields: int
+    rows: list[MatchRow]
+    checkbox: bool
 
 
 def older_matches_hint() -> str:
@@ -129,24 +208,72 @@ def older_matches_hint() -> str:
 class MatchChangeList(ChangeList):
     """The rows' links carry the list's filters as the admin's add_preserved_filters writes them on a
     change page's address, without it resolving each row's address against every URL of the site (a
-    fifth of a searched or filtered list's time, issue 28)."""
+    fifth of a searched or filtered list's time, issue 28). The rows are drawn from `table`, the cells'
+    texts prepared once a page: the admin's items_for_result looked each cell's field up, formatted it
+    through the generic display_for_field and wrapped it in format_html, most of the list's time."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.row_query, self.preserved_filters = self.preserved_filters, ""
 
+    def get_queryset(self, request, exclude_parameters=None):
+        # Only the list's columns: the matches' JSON columns (options, result, ...) were decoded for
+        # each row. An action reads the rest if it needs it.
+        return super().get_queryset(request, exclude_parameters).only(*LIST_FIELDS)
+
     def get_results(self, request) -> None:
         super().get_results(request)
-        load_seat_names(self.result_list)
+        self.seat_names = load_seat_names(self.result_list)
 
     def url_for_result(self, result) -> str:
         url = super().url_for_result(result)
         return f"{url}?{self.row_query}" if self.row_query else url
 
+    @cached_property
+    def table(self) -> MatchTable | None:
+        """The page's headers and rows for change_list_results.html; None for columns it does not draw
+        (the admin's result_list draws those)."""
+        checkbox = self.list_display[:1] == ["action_checkbox"]
+        links = list(self.list_display_links or ())
+        if self.list_display[checkbox:] != LIST_DISPLAY or links != ["id"] or self.formset:
+            return None
+        headers = list(result_headers(self))
+        empty = self.model_admin.get_empty_value_display()
+        statuses = {value: str(label) for value, label in Match._meta.get_field("status").flatchoices}
+        when = PageDates(empty)
+        label = gettext("Select this object for an action - {}")
+        # One change address resolved for the page, each row's id put in its place: reverse() for each
+        # row walked the site's URL patterns (a number no match has, so that it is found once).
+        head, tail = self.url_for_result(Match(pk=ROW_MARK)).split(str(ROW_MARK))
+        rows = [
+            MatchRow(
+                pk=str(match.pk),
+                url=f"{head}{match.pk}{tail}",
+                label=format_html(label, str(match)),
+                opener=str(match.serializable_value(self.to_field or self.pk_attname)),
+                id=formats.number_format(match.pk),
+                game=match.game if match.game.strip() else empty,
+                status=statuses.get(match.status, empty),
+                players=", ".join(self.seat_names[match.pk]) or empty,
+                version=formats.number_format(match.version),
+                created=when(match.created),
+                started=when(match.started),
+                ended=when(match.ended),
+                deadline=when(match.deadline),
+            )
+            for match in self.result_list
+        ]
+        return MatchTable(
+            headers=headers,
+            num_sorted_fields=sum(1 for header in headers if header["sortable"] and header["sorted"]),
+            rows=rows,
+            checkbox=checkbox,
+        )
+
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "status", "players", "version", "created", "started", "ended", "deadline"]
+    list_display = LIST_DISPLAY
     list_filter = [GameFilter, "status", TimePresetFilter, "created"]
     search_fields = ["=id", "seats__user__username", "seats__user__email", "created_by__username"]
     # Issue 28: no COUNT(*) of all matches (the "N total" link) and an estimated count for the
@@ -199,14 +326,13 @@ class MatchAdmin(admin.ModelAdmin):
         # rows get their players' names from MatchChangeList.get_results.
         return super().get_queryset(request).defer("state", "history_tail")
 
-    def action_checkbox(self, match: Match) -> str:
-        """The admin's own checkbox, from one small template: the admin renders a form widget for each row
-        (the form renderer and two templates), a third of the list's time (issue 28)."""
-        label = format_html(gettext("Select this object for an action - {}"), str(match))
-        return render_to_string(ACTION_CHECKBOX, {"value": str(match.pk), "label": label})
-
     def get_changelist(self, request, **kwargs):
         return MatchChangeList
+
+    def changelist_view(self, request, extra_context=None):
+        # Without the admin's sidebar of every app and model: it was a fifth of the list's drawing
+        # (issue 28). The breadcrumbs lead to the other models, as on the admin's change pages.
+        return super().changelist_view(request, {"is_nav_sidebar_enabled": False, **(extra_context or {})})
 
     def get_search_results(self, request, queryset, search_term):
         """A match id, or a player's whole username or email in any case: the players are found first,

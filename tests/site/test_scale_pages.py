@@ -5,6 +5,7 @@ search finds a player's matches by their username or email in any case, or a mat
 from __future__ import annotations
 
 import re
+import zoneinfo
 from unittest import mock
 
 import pytest
@@ -12,7 +13,7 @@ from django.contrib import admin as django_admin
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, get_resolver, reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from dizzysite import jinja2 as jinja2_env
 from games import actions
@@ -145,14 +146,111 @@ def test_the_admin_search_reads_the_same_queries_however_many_matches(staff, ali
     assert "5 matches" in page and page.count("alice, bob") == 5
 
 
-def test_the_admin_lists_checkbox_is_the_admins_own(staff, alice, bob):
-    """The match list renders its rows' checkboxes from one small template (issue 28), as the admin's
-    CheckboxInput does, in every language."""
-    match = start_match(alice, [bob])
-    match_admin = django_admin.site._registry[Match]
-    for language in ("en", "nl"):
-        with translation.override(language):
-            assert match_admin.action_checkbox(match) == django_admin.ModelAdmin.action_checkbox(match_admin, match)
+def admin_table(page: str) -> str:
+    """The list's table, its whitespace between tags left out (the two templates space them apart alike
+    but not to the byte)."""
+    table = re.search(r'<div class="results">.*?</table>', page, re.S)
+    assert table is not None, page
+    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", table.group(0)))
+
+
+def admins_own_table(user, path: str) -> str:
+    """The table as the admin's own result_list draws the same changelist: its items_for_result for each
+    cell, the match admin's players column and its rows' addresses included."""
+    from django.contrib.admin.templatetags.admin_list import result_list
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+    from django.urls import resolve
+
+    request = RequestFactory().get(path)
+    request.user, request.resolver_match = user, resolve(request.path)  # the filters the row links keep
+    changelist = django_admin.site._registry[Match].get_changelist_instance(request)
+    changelist.formset = None  # as changelist_view sets it for a list without list_editable
+    for match in changelist.result_list:  # the admin's players column reads the seats of each match
+        match.seats.all()
+    return admin_table(render_to_string("admin/change_list_results.html", result_list(changelist)))
+
+
+def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make_user, client_for):
+    """Issue 28: the list's rows are drawn from cells prepared once a page, not by the admin's
+    items_for_result: the same headers and sort links, checkboxes, cells, row links with the list's
+    filters, in the moderator's language and time zone, searched, filtered, sorted and in a popup."""
+    moderator = make_user("nlmod", is_staff=True, is_superuser=True, language="nl", time_zone="Europe/Amsterdam")
+    running = start_match(alice, [bob])
+    finish(start_match(bob, ["random"]))
+    actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")], {})
+    paths = [
+        "/admin/games/match/",
+        "/admin/games/match/?q=bob&o=-6.2",
+        "/admin/games/match/?q=bob&status__exact=finished",
+        "/admin/games/match/?game=solitaire-chess&o=3.-1",
+        f"/admin/games/match/?q={running.pk}",
+        "/admin/games/match/?_popup=1&_to_field=id",
+    ]
+    for user, language, zone in ((staff, "en", "UTC"), (moderator, "nl", "Europe/Amsterdam")):
+        c = client_for(user)
+        for path in paths:
+            drawn = admin_table(c.get(path).content.decode())
+            with translation.override(language), timezone.override(zoneinfo.ZoneInfo(zone)):
+                assert drawn == admins_own_table(user, path), path
+    page = client_for(staff).get("/admin/games/match/?q=bob&o=-6.2").content.decode()
+    assert page.count('name="_selected_action"') == 2 and 'id="action-toggle"' in page
+    assert f'href="/admin/games/match/{running.pk}/change/?_changelist_filters=q%3Dbob%26o%3D-6.2"' in page
+    # Sorted by created, newest first, then by game: its toggle sorts the oldest first.
+    assert re.search(r'<a href="\?[^"]*\bo=6\.2\b[^"]*" class="toggle descending"', page)
+    assert '<span class="sortpriority" title="Sorting priority: 2">2</span>' in page
+    assert '<td class="field-players">alice, bob</td>' in page
+    assert '<td class="field-players">bob, Random bot #2</td>' in page
+    assert "Abort the selected matches (nobody wins)" in page
+    popup = client_for(staff).get("/admin/games/match/?_popup=1&_to_field=id").content.decode()
+    assert f'data-popup-opener="{running.pk}"' in popup and 'name="_selected_action"' not in popup
+
+
+def test_the_admin_match_list_leaves_the_sidebar_off_and_the_others_keep_it(staff, client_for):
+    """Issue 28: the sidebar of every app and model was a fifth of the match list's drawing; the list
+    leaves it off, and the apps are listed only on a page that draws them (DizzyAdminSite.get_app_list)."""
+    c = client_for(staff)
+    assert 'id="nav-sidebar"' not in c.get("/admin/games/match/").content.decode()
+    seats = c.get("/admin/games/seat/").content.decode()
+    assert 'id="nav-sidebar"' in seats and 'href="/admin/games/match/"' in seats
+    index = c.get("/admin/").content.decode()
+    assert 'href="/admin/games/match/"' in index and 'href="/admin/accounts/user/"' in index
+    assert 'href="/admin/games/seat/"' in c.get("/admin/games/").content.decode()
+
+
+def test_the_admin_match_lists_dates_are_the_admins_own():
+    """PageDates writes a page's datetimes as the admin's formats.localize does: in each language and
+    zone, across midnight, noon and a change of summer time, for any format Django reads."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import dateformat, formats
+
+    start = datetime(2026, 3, 28, 22, 0, 30, tzinfo=UTC)
+    values = [start + timedelta(minutes=37 * step) for step in range(120)]  # over 29 March's change of hour
+    for language, zone in (("en", "UTC"), ("nl", "Europe/Amsterdam"), ("en", "America/New_York")):
+        with translation.override(language), timezone.override(zoneinfo.ZoneInfo(zone)):
+            dates = admin_matches.PageDates("-")
+            assert [dates(value) for value in values] == [
+                formats.localize(timezone.template_localtime(value)) for value in values
+            ]
+            assert dates(None) == "-"
+            for custom in (r"D, j \de F Y \a\t P e O", "c r U T Z I", "l jS o-W N y b E L t w z a A g G h H i s u"):
+                with mock.patch.object(formats, "get_format", return_value=custom):
+                    dates = admin_matches.PageDates("-")
+                assert [dates(value) for value in values] == [
+                    dateformat.format(timezone.template_localtime(value), custom) for value in values
+                ], custom
+
+
+def test_the_admin_match_list_makes_a_few_queries(staff, alice, bob, client_for):
+    """A page of the list: the session, the user, the estimated count (a table this small is then
+    counted), the matches, their seats, the seats' users; the search counts exactly and finds its
+    players and whether it left older matches out."""
+    for _ in range(3):
+        start_match(alice, [bob])
+    c = client_for(staff)
+    assert queries_of(c, "/admin/games/match/")[0] <= 7
+    assert queries_of(c, "/admin/games/match/?q=alice&status__exact=active")[0] <= 8
 
 
 def test_the_profile_charts_a_ratings_last_hundred_matches(alice, bob, client_for):
