@@ -1,7 +1,8 @@
 """The Jinja2 environment of the board pages (Django's own Jinja2 backend; see settings.TEMPLATES).
 
-Django templates draw the rest of the site; the board pages, which players load most, use Jinja2 for
-speed. The few helpers the templates need are Django's own functions.
+Django templates draw the rest of the site; the board pages, which players load most, and the pages of
+many rows (the dashboard, the inbox, a replay: issue 28) use Jinja2 for speed. The few helpers the
+templates need are Django's own functions.
 """
 
 from __future__ import annotations

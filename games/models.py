@@ -224,6 +224,10 @@ class Seat(models.Model):
                 condition=models.Q(match_over=False),
                 name="seat_player_going_on",
             ),
+            # The reminders due (games.tasks.send_reminders, every minute): the seats to act by when
+            # their reminder falls. With separate indexes the sweep ANDed the remind_at one with all
+            # 50,000 seats to act (3.9 ms; 0.4 ms from this one, issue 28).
+            models.Index(fields=["remind_at"], condition=models.Q(to_act=True), name="seat_reminder_due"),
             # A player's matches newest first (the dashboard's finished list, the API's keyset pages).
             # It holds the columns that sort the dashboard's lists, so those read the index alone (issue 28).
             models.Index(
