@@ -5,9 +5,7 @@ tools, so that games imports no app above it (issue 31); ModerationConfig.ready(
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import TypedDict
 
 from django import forms
@@ -20,13 +18,14 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import dateformat, formats, timezone
+from django.utils import formats
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from dizzysite.dates import PageDates
 from games.actions import ActionError
 from games.engines.registry import GAMES
 from games.models import SEAT_NAME_FIELDS, USER_NAME_FIELDS, Match, Move, MoveArchive, Seat, TimeControl
@@ -133,44 +132,6 @@ def load_seat_names(matches: list[Match]) -> dict[int, list[str]]:
     return names
 
 
-class PageDates:
-    """formats.localize of the page's datetimes (the admin's display of a DateTimeField), its format read
-    and parsed once a page, not once a cell: Django's dateformat splits and unescapes the format on each
-    call. A day's part (month, day, year) is written once for all the times of that day; each time part
-    is Django's own DateFormat method."""
-
-    # Django's format characters that read only the date (docs: the `date` filter).
-    DATE_ONLY = frozenset("bdDEFjlLmMnNoStwWyYz")
-
-    def __init__(self, empty: str) -> None:
-        self.empty = empty
-        self.pieces: list[tuple[Callable[[dateformat.DateFormat], object] | None, str]] = []
-        for index, piece in enumerate(dateformat.re_formatchars.split(formats.get_format("DATETIME_FORMAT"))):
-            if index % 2:  # a format character
-                self.pieces.append((getattr(dateformat.DateFormat, piece), piece))
-            elif piece:
-                self.pieces.append((None, dateformat.re_escaped.sub(r"\1", piece)))
-        self.days: dict[tuple[str, date], str] = {}
-
-    def __call__(self, value: datetime | None) -> str:
-        if value is None:
-            return self.empty
-        local = timezone.template_localtime(value)
-        written = dateformat.DateFormat(local)
-        parts = []
-        for method, piece in self.pieces:
-            if method is None:
-                parts.append(piece)
-            elif piece in self.DATE_ONLY:
-                key = (piece, local.date())
-                if key not in self.days:
-                    self.days[key] = str(method(written))
-                parts.append(self.days[key])
-            else:
-                parts.append(str(method(written)))
-        return "".join(parts)
-
-
 class MatchRow(TypedDict):
     """A row of the match list, each cell's text as the admin's display_for_field writes it. A dict, not
     an object: the template's variables look a key up first, an attribute only after that failed."""
@@ -240,7 +201,7 @@ class MatchChangeList(ChangeList):
         headers = list(result_headers(self))
         empty = self.model_admin.get_empty_value_display()
         statuses = {value: str(label) for value, label in Match._meta.get_field("status").flatchoices}
-        when = PageDates(empty)
+        when = PageDates(formats.get_format("DATETIME_FORMAT"), empty)
         label = gettext("Select this object for an action - {}")
         # One change address resolved for the page, each row's id put in its place: reverse() for each
         # row walked the site's URL patterns (a number no match has, so that it is found once).

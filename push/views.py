@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,12 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from dizzysite.dates import PageDates
 from games.models import LARGE_FIELDS, Match
 from notifications.models import MatchMute, Notification
 from push.devices import BadSubscription, clean_subscription, device_label
@@ -32,6 +30,7 @@ from push.models import PushSubscription
 from push.payloads import SEEN_SALT
 
 INBOX_SIZE = 50
+INBOX_TIME = "D j M, H:i"  # a row's time, as the date filter writes it
 # What an inbox row shows and links to (jinja2_templates/push/inbox.html, Notification.subject_name and
 # get_absolute_url): the other columns of the row and its match, tournament or championship are not read.
 INBOX_ROW_FIELDS = [
@@ -42,20 +41,6 @@ INBOX_ROW_FIELDS = [
     "tournament__name",
     "championship__game",
 ]
-
-
-def row_time() -> Callable[[datetime], str]:
-    """A row's time as Django's date filter writes "D j M, H:i", in the viewer's zone (the one
-    UserTimezoneMiddleware activates); the day and month names translated once a page: the filter
-    parsed the format and translated two names a row (issue 28)."""
-    days = [str(WEEKDAYS_ABBR[day]) for day in range(7)]
-    months = [""] + [str(MONTHS_3[month]).title() for month in range(1, 13)]
-
-    def written(value: datetime) -> str:
-        local = timezone.localtime(value)
-        return f"{days[local.weekday()]} {local.day} {months[local.month]}, {local.hour:02}:{local.minute:02}"
-
-    return written
 
 
 def vapid_key(request: HttpRequest) -> JsonResponse:
@@ -148,7 +133,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         "newest": Notification.objects.filter(recipient=request.user).aggregate(newest=Max("pk"))["newest"],
         "muted": muted,
         "muted_ids": {mute.match_id for mute in muted},
-        "row_time": row_time(),
+        "row_time": PageDates(INBOX_TIME),
     }
     # Jinja2, like the board pages: the Django template's rendering was most of the page's time (issue 28).
     return render(request, "push/inbox.html", context, using="jinja2")

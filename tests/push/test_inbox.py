@@ -314,12 +314,13 @@ def test_a_rows_time_is_written_as_the_date_filter_writes_it(language):
 
     from django.utils import dateformat, timezone
 
-    from push.views import row_time
+    from dizzysite.dates import PageDates
+    from push.views import INBOX_TIME
 
     start = datetime(2026, 1, 1, 0, 7, tzinfo=zoneinfo.ZoneInfo("UTC"))
     moments = [start + timedelta(hours=11 * n, minutes=n) for n in range(800)]
     with translation.override(language), timezone.override(zoneinfo.ZoneInfo("America/St_Johns")):
-        written = row_time()
+        written = PageDates(INBOX_TIME)
         expected = [dateformat.format(timezone.localtime(moment), "D j M, H:i") for moment in moments]
         assert [written(moment) for moment in moments] == expected
     assert len({text.split()[2] for text in expected}) == 12 and len({text.split()[0] for text in expected}) == 7

@@ -16,6 +16,7 @@ from django.urls import NoReverseMatch, get_resolver, reverse
 from django.utils import timezone, translation
 
 from dizzysite import jinja2 as jinja2_env
+from dizzysite.dates import PageDates
 from games import actions
 from games import views as games_views
 from games.actions import SeatSpec
@@ -229,14 +230,13 @@ def test_the_admin_match_lists_dates_are_the_admins_own():
     values = [start + timedelta(minutes=37 * step) for step in range(120)]  # over 29 March's change of hour
     for language, zone in (("en", "UTC"), ("nl", "Europe/Amsterdam"), ("en", "America/New_York")):
         with translation.override(language), timezone.override(zoneinfo.ZoneInfo(zone)):
-            dates = admin_matches.PageDates("-")
+            dates = PageDates(formats.get_format("DATETIME_FORMAT"), "-")
             assert [dates(value) for value in values] == [
                 formats.localize(timezone.template_localtime(value)) for value in values
             ]
             assert dates(None) == "-"
             for custom in (r"D, j \de F Y \a\t P e O", "c r U T Z I", "l jS o-W N y b E L t w z a A g G h H i s u"):
-                with mock.patch.object(formats, "get_format", return_value=custom):
-                    dates = admin_matches.PageDates("-")
+                dates = PageDates(custom, "-")
                 assert [dates(value) for value in values] == [
                     dateformat.format(timezone.template_localtime(value), custom) for value in values
                 ], custom
