@@ -123,7 +123,7 @@ def add_view_part(part: ViewPart) -> None:
         _view_parts.append(part)
 
 
-def player_view(match: Match, user, params: dict[str, str] | None = None, whole_history: bool = False) -> PlayerView:
+def player_view(match: Match, user, params: dict[str, str] | None = None) -> PlayerView:
     """What `user` (a seated player, another user or an anonymous visitor) may see of `match`."""
     seats: list[Seat] = list(match.seats.all())
     viewer_seat = seat_of(match, user)
@@ -146,7 +146,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
         waiting_for=_(" and ").join(s.public_name for s in seats if s.to_act),
         view=view,
         legal=legal,
-        history=_history(match, number, over, seat_names(seats), whole_history),
+        history=_history(match, number, over, seat_names(seats), False),
     )
     if view is not None:
         info.board = board_context(match.game, info, params or {})
@@ -157,6 +157,22 @@ def player_view(match: Match, user, params: dict[str, str] | None = None, whole_
     for part in _view_parts:
         part(match, user, info, seats)
     return info
+
+
+@dataclass
+class HistoryPage:
+    match: MatchInfo
+    history: list[tuple[int, list[str]]]  # (move number, texts), oldest first
+
+
+def history_page(match: Match, user) -> HistoryPage:
+    """The whole move history page: the match's public fields and every move's texts as the board's
+    history shows them to `user`, without the board itself (its view, presenter and parts)."""
+    seats: list[Seat] = list(match.seats.all())
+    viewer_seat = seat_of(match, user)
+    names = seat_names(seats)
+    number = viewer_seat.number if viewer_seat else None
+    return HistoryPage(match=match_info(match, names), history=_history(match, number, match.is_over, names, True))
 
 
 def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[SeatInfo]:

@@ -24,7 +24,7 @@ from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, Match, Seat
 from games.presence import mark_watching
-from games.presenters import player_view
+from games.presenters import history_page, player_view
 from games.reads import held_seat, note_text
 
 
@@ -332,8 +332,9 @@ def fill_seat(request: HttpRequest, match_id: int, seat_number: int) -> HttpResp
 
 def history(request: HttpRequest, match_id: int) -> HttpResponse:
     """The whole move history, filtered for the viewer like the board."""
-    pv = player_view(_get_match(match_id), request.user, whole_history=True)
-    return render(request, "games/history.html", {"pv": pv})
+    page = history_page(_get_match(match_id), request.user)
+    # Jinja2, as the replay: a finished match's every move is a row.
+    return render(request, "games/history.html", {"page": page}, using="jinja2")
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:

@@ -4,6 +4,7 @@ search finds a player's matches by their username or email in any case, or a mat
 
 from __future__ import annotations
 
+import html
 import re
 import zoneinfo
 from unittest import mock
@@ -21,8 +22,9 @@ from games import actions
 from games import views as games_views
 from games.actions import SeatSpec
 from games.models import Match, Seat
+from games.presenters import history_page
 from moderation import admin_matches
-from tests.helpers import counted_translations, start_match
+from tests.helpers import counted_translations, play_first_move, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -396,3 +398,19 @@ def test_the_templates_url_is_reverse():
     assert jinja2_env.url("home") == reverse("home")
     with pytest.raises(NoReverseMatch):
         jinja2_env.url("match", -1)
+
+
+def test_the_history_page_reads_the_moves_not_the_board(alice, bob, client_for, monkeypatch):
+    """The whole history of a long match is its own page: the board's view, presenter and parts (the
+    chat, the rating changes) are the board page's cost, not this one's."""
+    match = play_first_move(start_match(alice, [bob]))
+    expected = [t for _, texts in history_page(match, bob).history for t in texts]
+    assert expected
+
+    def no_board(*args, **kwargs):
+        raise AssertionError("the history page drew the board")
+
+    monkeypatch.setattr("games.presenters.board_context", no_board)
+    monkeypatch.setattr("games.views.player_view", no_board)
+    page = html.unescape(client_for(bob).get(f"/matches/{match.pk}/history/").content.decode())
+    assert all(text in page for text in expected)
