@@ -11,7 +11,6 @@ from datetime import datetime
 from functools import lru_cache
 
 from django.conf import settings
-from django.contrib.humanize.templatetags.humanize import naturaltime
 from django.contrib.messages import get_messages
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
@@ -74,5 +73,4 @@ def environment(**options) -> Environment:
         {"static": static, "url": url, "get_messages": get_messages, "get_language": translation.get_language, "tr": tr}
     )
     env.filters["date"] = date
-    env.filters["naturaltime"] = naturaltime  # Django's humanize filter: "3 days, 4 hours ago"
     return env

@@ -61,3 +61,20 @@ document.addEventListener("htmx:afterSettle", (event) => {
     board;
   next.focus();
 });
+
+// A dashboard row's start is written as a date (<time class="ago">); said here as "3 days ago" in the
+// page's language, the date kept as its title. Without Intl.RelativeTimeFormat the date stays.
+const AGO_UNITS = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400], ["hour", 3600], ["minute", 60]];
+function sayAgo(root) {
+  if (!window.Intl || !Intl.RelativeTimeFormat) return;
+  const words = new Intl.RelativeTimeFormat(document.documentElement.lang || undefined, { numeric: "auto" });
+  root.querySelectorAll("time.ago[datetime]").forEach((time) => {
+    const seconds = (Date.parse(time.getAttribute("datetime")) - Date.now()) / 1000;
+    if (Number.isNaN(seconds)) return;
+    const [unit, size] = AGO_UNITS.find(([, length]) => Math.abs(seconds) >= length) || ["second", 1];
+    if (!time.title) time.title = time.textContent;
+    time.textContent = words.format(Math.trunc(seconds / size), unit);
+  });
+}
+document.addEventListener("DOMContentLoaded", () => sayAgo(document));
+document.addEventListener("htmx:afterSettle", (event) => sayAgo(event.target));

@@ -72,6 +72,11 @@ def test_two_new_users_play_a_whole_match(browser, live_server):
             assert "Finished" in page.locator(".status").inner_text()
             assert page.locator(".badge.win").count() >= 1
             assert page.locator(".history li").count() > 10
+        # The dashboard's rows: a date on the server, said as "... ago" in the browser (static/js/site.js).
+        ben.goto(f"{base}/")
+        started = ben.locator("time.ago").first
+        assert re.fullmatch(r"(\d+ (seconds?|minutes?) ago|now)", started.inner_text())
+        assert re.fullmatch(r"\d{1,2} \w{3} \d{4}", started.get_attribute("title"))
         keep_screenshots(pages, "finished")
     except Exception:
         keep_screenshots(pages, "failure")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 import zoneinfo
+from datetime import UTC, datetime
 from unittest import mock
 
 import pytest
@@ -414,3 +415,16 @@ def test_the_history_page_reads_the_moves_not_the_board(alice, bob, client_for, 
     monkeypatch.setattr("games.views.player_view", no_board)
     page = html.unescape(client_for(bob).get(f"/matches/{match.pk}/history/").content.decode())
     assert all(text in page for text in expected)
+
+
+def test_the_dashboards_rows_write_their_start_as_a_date_in_the_page_language(alice, bob, client_for):
+    match = start_match(alice, [bob])
+    Match.objects.filter(pk=match.pk).update(started=datetime(2026, 3, 5, 23, 30, tzinfo=UTC))
+    alice.time_zone = "Europe/Amsterdam"  # 6 March there already
+    alice.save()
+    page = client_for(alice).get("/").content.decode()
+    assert '<time class="ago" datetime="2026-03-05T23:30:00+00:00">6 Mar 2026</time>' in page
+    alice.language = "nl"
+    alice.save()
+    page = client_for(alice).get("/").content.decode()
+    assert '<time class="ago" datetime="2026-03-05T23:30:00+00:00">6 Mrt 2026</time>' in page
