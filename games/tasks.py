@@ -39,17 +39,9 @@ def play_bot_moves(match_id: int, version: int) -> None:
 SWEEP_LOOKAHEAD_SECONDS = 90  # more than the sweep's minute: every deadline gets a task for its second
 
 
-@shared_task(name="games.tasks.sweep_deadlines")
-def sweep_deadlines() -> int:
-    """Every minute (beat): apply passed deadlines. Reads the indexed Match.deadline column;
-    each match is handled in its own transaction with its row locked and its version checked,
-    so two sweeps or two workers at once change nothing twice.
-
-    It also queues enforce_deadline for the deadlines of the next SWEEP_LOOKAHEAD_SECONDS, so a
-    long clock's deadline, too, is applied at its second (issue 16), not up to a minute late."""
-    from django.utils import timezone
-
-    now = timezone.now()
+def apply_due_deadlines(now: datetime) -> int:
+    """The passed deadlines, oldest first: each match in its own transaction with its row locked and
+    its version checked (actions.do_deadlines), so two runs at once change nothing twice."""
     due = list(
         Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=now)
         .order_by("deadline")
@@ -58,14 +50,58 @@ def sweep_deadlines() -> int:
     for match_id, version in due:
         try:
             actions.do_deadlines(match_id, version)
-        except Exception:  # one broken match must not stop the sweep of the others
+        except Exception:  # one broken match must not stop the others
             logger.exception("deadline of match %s", match_id)
-    soon = Match.objects.filter(
-        status=Match.Status.ACTIVE, deadline__gt=now, deadline__lte=now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS)
-    ).values_list("pk", "deadline")[:5000]
-    for match_id, deadline in soon:
-        enforce_deadline.apply_async((match_id, deadline.isoformat()), eta=deadline)
     return len(due)
+
+
+def next_deadline(after: datetime, until: datetime) -> datetime | None:
+    """The first running match's deadline in (after, until], from the deadline index."""
+    return (
+        Match.objects.filter(status=Match.Status.ACTIVE, deadline__gt=after, deadline__lte=until)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+
+
+@shared_task(name="games.tasks.sweep_deadlines")
+def sweep_deadlines() -> int:
+    """Every minute (beat): apply passed deadlines. Reads the indexed Match.deadline column.
+
+    It also starts enforce_coming_deadlines at the first deadline of the next SWEEP_LOOKAHEAD_SECONDS,
+    so a long clock's deadline, too, is applied at its second (issue 16), not up to a minute late: one
+    message a run however many matches run (issue 28: a countdown task each grew with them)."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    applied = apply_due_deadlines(now)
+    until = now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS)
+    first = next_deadline(now, until)
+    if first is not None:
+        enforce_coming_deadlines.apply_async((until.isoformat(),), eta=first)
+    return applied
+
+
+@shared_task(
+    name="games.tasks.enforce_coming_deadlines",
+    bind=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=2,
+    max_retries=5,
+)
+def enforce_coming_deadlines(self, until: str) -> int:
+    """Queued by the sweep for the first deadline of its window: applies what is due, then queues
+    itself for the window's next deadline, one message at a time. Run twice, or beside the next
+    minute's window, a deadline is applied once: do_deadlines checks the version and the time."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    applied = apply_due_deadlines(now)
+    following = next_deadline(now, datetime.fromisoformat(until))
+    if following is not None and not self.request.is_eager:  # an eager run cannot wait: the sweep is the backstop
+        enforce_coming_deadlines.apply_async((until,), eta=following)
+    return applied
 
 
 @shared_task(

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import actions, clock
 from games.engines.registry import get_engine, get_spec
 from games.models import Match, Move
-from games.tasks import enforce_deadline, sweep_deadlines
+from games.tasks import SWEEP_LOOKAHEAD_SECONDS, enforce_coming_deadlines, enforce_deadline, sweep_deadlines
 from notifications.models import Kind, Notification
 from tests.browser_helpers import page_as
 from tests.helpers import play_first_move
@@ -136,14 +136,35 @@ def test_the_task_does_nothing_once_the_turn_moved_on_or_before_the_deadline(ali
     assert sorted(match.seats.values_list("reserve_left", flat=True)) == [5, 5]
 
 
-@time_machine.travel(START, tick=False)
-def test_the_sweep_queues_the_coming_minutes_deadlines_of_every_clock(alice, bob, queued):
-    match = start(alice, bob, preset="daily")
-    soon = START + timedelta(seconds=40)
-    match.seats.filter(to_act=True).update(deadline=soon)
-    Match.objects.filter(pk=match.pk).update(deadline=soon)
-    assert sweep_deadlines() == 0
-    assert queued.calls == [(match.pk, soon.isoformat(), soon)]
+def due_at(match: Match, when: datetime) -> None:
+    match.seats.filter(to_act=True).update(deadline=when)
+    Match.objects.filter(pk=match.pk).update(deadline=when)
+
+
+def test_the_sweep_queues_one_task_for_the_coming_minutes_deadlines_of_every_clock(alice, bob, carol, monkeypatch):
+    """Issue 16: a long clock's deadline is applied at its second too; issue 28: by one message a sweep
+    that applies each deadline of the window in turn, not a countdown task a match."""
+    queued: list[tuple[str, datetime]] = []
+    monkeypatch.setattr(enforce_coming_deadlines, "apply_async", lambda args, eta=None: queued.append((*args, eta)))
+    with time_machine.travel(START, tick=False):
+        first, second = start(alice, bob, preset="daily"), start(alice, carol, preset="daily")
+        soon, later = START + timedelta(seconds=40), START + timedelta(seconds=70)
+        due_at(first, soon), due_at(second, later)
+        start(bob, carol, preset="daily")  # its deadline is a day away: not in this window
+        assert sweep_deadlines() == 0
+        until = (START + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS)).isoformat()
+        assert queued == [(until, soon)]
+    with time_machine.travel(soon, tick=False):
+        assert enforce_coming_deadlines(until) == 1
+        assert queued[1:] == [(until, later)]
+        assert enforce_coming_deadlines(until) == 0  # run twice: applied once
+    with time_machine.travel(later, tick=False):
+        assert enforce_coming_deadlines(until) == 1
+        assert queued[3:] == []  # the window has no deadline left
+    # Each late seat spent a reserve period at its own deadline.
+    for match, deadline in ((first, soon), (second, later)):
+        match.refresh_from_db()
+        assert match.deadline == deadline + timedelta(seconds=match.period_seconds)
 
 
 def flower_field_to_its_first_challenge(alice, bob, preset: str) -> Match:
