@@ -13,7 +13,9 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -42,6 +44,27 @@ def _ended_match(match_id: int) -> Match:
     return get_object_or_404(queryset.exclude(seed=""), pk=match_id, status__in=ENDED, started__isnull=False)
 
 
+# A rating's chart and its table are 600 values: drawn once and kept until the rating's next match
+# (its match count is in the key), an hour at most (issue 28).
+CHART_SECONDS = 3600
+
+
+def rating_charts(player: User, ratings: list[presenters.RatingInfo]) -> dict[tuple[str, str], str]:
+    """Each rating's drawn chart (ratings/_chart.html) by (game, pool), read from the cache in one
+    round trip; only the missing are drawn, and only they read their rating's history."""
+    language = translation.get_language()
+    keys = {f"rating-chart:{player.pk}:{r.game}:{r.pool}:{r.matches}:{language}": r for r in ratings}
+    charts = cache.get_many(list(keys))
+    drawn = {
+        key: render_to_string("ratings/_chart.html", {"r": r, "chart": r.chart}, using="jinja2") if r.chart else ""
+        for key, r in keys.items()
+        if key not in charts
+    }
+    cache.set_many(drawn, CHART_SECONDS)
+    charts.update(drawn)
+    return {(r.game, r.pool): mark_safe(charts[key]) for key, r in keys.items()}
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     if "\x00" in username:  # PostgreSQL cannot even compare it: nobody has that name
         raise Http404
@@ -49,9 +72,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if player.profile_hidden and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     total, per_game = presenters.records(player)
+    ratings = presenters.ratings_of(player)
     context = {
         "player": player,
-        "ratings": presenters.ratings_of(player),
+        "ratings": ratings,
+        "charts": rating_charts(player, ratings),
         "record": total,
         "per_game": [(GAMES[slug], per_game[slug]) for slug in GAMES if per_game.get(slug) and per_game[slug].played],
         "recent": presenters.recent_matches(player),
@@ -60,7 +85,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         **presenters.profile_parts(player),  # the player's tournaments and titles (tournaments/apps.py)
     }
-    return render(request, "ratings/profile.html", context)
+    # Jinja2, as the replay: Django's template language took most of the page's time.
+    return render(request, "ratings/profile.html", context, using="jinja2")
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:

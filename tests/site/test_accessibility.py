@@ -121,8 +121,9 @@ def test_the_confirmation_pages_of_resign_and_abort_are_axe_clean(what, browser,
 
 
 def test_the_jinja2_list_pages_are_axe_clean(browser, live_server, make_user):
-    """The dashboard, the inbox and a replay, drawn by Jinja2 since issue 28, at a phone's width, with
-    rows in every list they draw and the turn count the dashboard writes itself."""
+    """The dashboard, the inbox, a replay, a move history and a profile with its rating chart, drawn by
+    Jinja2 since issue 28, at a phone's width, with rows in every list they draw and the turn count the
+    dashboard writes itself."""
     alice, bob = make_user("alice"), make_user("bob")
     running = start_match(alice, [bob])
     ended = start_match(alice, [bob])
@@ -130,11 +131,14 @@ def test_the_jinja2_list_pages_are_axe_clean(browser, live_server, make_user):
     page = page_as(browser, live_server, alice, width=390)
     ARTIFACTS.mkdir(exist_ok=True)
     found = {}
-    for path in ("/", "/inbox/", f"/matches/{ended.pk}/replay/"):
+    paths = ("/", "/inbox/", f"/matches/{ended.pk}/replay/", f"/matches/{ended.pk}/history/", "/players/alice/")
+    for path in paths:
         page.goto(f"{live_server.url}{path}")
         found[path] = serious_violations(page)
         page.screenshot(path=str(ARTIFACTS / f"axe-list{path.replace('/', '-')}.png"), full_page=True)
     page.goto(f"{live_server.url}/")
     assert page.locator(f"#dashboard a[href='/matches/{running.pk}/']").count() == 1
     assert page.locator("#turn-count").inner_text().startswith("Your turn")
-    assert found == {"/": [], "/inbox/": [], f"/matches/{ended.pk}/replay/": []}
+    assert found == dict.fromkeys(paths, [])
+    page.goto(f"{live_server.url}/players/alice/")
+    assert page.locator("figure.rating-chart svg[role=img]").count() == 1

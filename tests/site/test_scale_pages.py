@@ -25,6 +25,7 @@ from games.actions import SeatSpec
 from games.models import Match, Seat
 from games.presenters import history_page
 from moderation import admin_matches
+from ratings import views as ratings_views
 from tests.helpers import counted_translations, play_first_move, start_match
 
 pytestmark = pytest.mark.django_db
@@ -334,21 +335,33 @@ def test_the_profiles_charts_are_kept_until_the_ratings_next_match(alice, bob, c
     charts = re.compile(r'<figure class="rating-chart">.*?</details>', re.S)
     first_match = start_match(alice, [bob])
     actions.do_adjudicate(first_match.pk, [0], "test")
-    first = client.get("/players/alice/")
-    assert "ratings/_chart.html" in [t.name for t in first.templates]
-    with CaptureQueriesContext(connection) as captured:
-        again = client.get("/players/alice/")
-    assert "ratings/_chart.html" not in [t.name for t in again.templates]  # 600 values a rating, not redrawn
-    assert not [q for q in captured.captured_queries if "ratings_ratingchange" in q["sql"]]  # nor read
-    assert charts.findall(again.content.decode()) == charts.findall(first.content.decode())
-    assert len(charts.findall(first.content.decode())) == 1
-    dutch = client.get("/players/alice/", headers={"accept-language": "nl"})
-    assert "ratings/_chart.html" in [t.name for t in dutch.templates]  # each language its own
-    second_match = start_match(alice, [bob])
-    actions.do_adjudicate(second_match.pk, [1], "test")
-    after = client.get("/players/alice/")
-    assert "ratings/_chart.html" in [t.name for t in after.templates]  # the rating moved: drawn anew
+    with mock.patch.object(ratings_views, "render_to_string", wraps=ratings_views.render_to_string) as draw:
+        first = client.get("/players/alice/")
+        assert draw.call_count == 1
+        with CaptureQueriesContext(connection) as captured:
+            again = client.get("/players/alice/")
+        assert draw.call_count == 1  # 600 values a rating, not redrawn
+        assert not [q for q in captured.captured_queries if "ratings_ratingchange" in q["sql"]]  # nor read
+        assert charts.findall(again.content.decode()) == charts.findall(first.content.decode())
+        assert len(charts.findall(first.content.decode())) == 1
+        client.get("/players/alice/", headers={"accept-language": "nl"})
+        assert draw.call_count == 2  # each language its own
+        second_match = start_match(alice, [bob])
+        actions.do_adjudicate(second_match.pk, [1], "test")
+        after = client.get("/players/alice/")
+        assert draw.call_count == 3  # the rating moved: drawn anew
     assert f"/matches/{second_match.pk}/replay/" in charts.findall(after.content.decode())[0]
+
+
+def test_the_profiles_chart_writes_its_numbers_with_a_point_in_every_language(alice, bob, client):
+    """SVG reads "184.0", never "184,0" (Django's floatformat wrote the Dutch comma into the chart)."""
+    match = start_match(alice, [bob])
+    actions.do_adjudicate(match.pk, [0], "test")
+    for language in ("en", "nl"):
+        page = client.get("/players/alice/", headers={"accept-language": language}).content.decode()
+        svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+        numbers = re.findall(r' (?:x|y|x1|x2|y1|y2)="([^"]*)"', svg)
+        assert len(numbers) > 10 and all(re.fullmatch(r"-?\d+(\.\d)?", n) for n in numbers), numbers
 
 
 def test_the_profiles_recent_matches_read_only_what_they_show(alice, bob, client_for):
