@@ -17,10 +17,8 @@ from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils import dateformat, timezone, translation
 from jinja2 import Environment
 
+from dizzysite.addresses import id_parts
 from games.i18n import tr
-
-# An id no row has: a one-id address is reversed once with it, then filled with each row's id.
-ID_MARK = "987654321987654321"
 
 
 def url_context() -> tuple:
@@ -33,10 +31,9 @@ def id_address(name: str, where: tuple) -> tuple[str, str] | None:
     """The parts of the address of view `name` before and after its one integer argument, or None
     when the pattern takes no such argument (reverse() then raises for the real id as it would)."""
     try:
-        head, mark, tail = reverse(name, args=[int(ID_MARK)]).partition(ID_MARK)
+        return id_parts(lambda pk: reverse(name, args=[pk]))
     except NoReverseMatch:
         return None
-    return (head, tail) if mark else None
 
 
 @lru_cache(maxsize=512)

@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from dizzysite.addresses import id_parts
 from dizzysite.dates import PageDates
 from games.actions import ActionError
 from games.engines.registry import GAMES
@@ -43,8 +44,6 @@ SEARCH_MATCHES = 500
 # checkbox before them while there are actions (not in a raw id field's popup). A list with other
 # columns is drawn by the admin's own result_list.
 LIST_DISPLAY = ["id", "game", "status", "players", "version", "created", "started", "ended", "deadline"]
-# The id standing for a row's in the address of the change page MatchChangeList.table resolves once.
-ROW_MARK = 918_273_645_546_372_819
 # What the list reads of a match: its columns and the game of its name (the checkbox's label).
 LIST_FIELDS = ["id", "game", "status", "version", "created", "started", "ended", "deadline"]
 
@@ -203,9 +202,8 @@ class MatchChangeList(ChangeList):
         statuses = {value: str(label) for value, label in Match._meta.get_field("status").flatchoices}
         when = PageDates(formats.get_format("DATETIME_FORMAT"), empty)
         label = gettext("Select this object for an action - {}")
-        # One change address resolved for the page, each row's id put in its place: reverse() for each
-        # row walked the site's URL patterns (a number no match has, so that it is found once).
-        head, tail = self.url_for_result(Match(pk=ROW_MARK)).split(str(ROW_MARK))
+        # One change address resolved for the page, each row's id put in its place.
+        head, tail = id_parts(lambda pk: self.url_for_result(Match(pk=pk)))
         rows = [
             MatchRow(
                 pk=str(match.pk),
