@@ -42,7 +42,7 @@ def display_label(label: str) -> str:
     """A kept label in the active language: "Safari op iPhone", "Een browser"."""
     browser, _, system = label.partition(" on ")
     if browser == A_BROWSER:
-        browser = pgettext("a device", A_BROWSER)
+        browser = pgettext("a device", "A browser")  # the literal: makemessages reads it
     if not system:
         return browser
     return pgettext("a device", "{browser} on {system}").format(browser=browser, system=system)

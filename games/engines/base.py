@@ -123,17 +123,21 @@ class Engine:
     def check_move_fields(self, move: Move) -> None:
         """Raise IllegalMove when `move` is not an object with a known type and only that type's fields."""
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove(Msg("A move must be an object with a type."))
+            raise IllegalMove(Msg(gettext_noop("A move must be an object with a type.")))
         if not self.move_fields:
             return
         kind = move["type"]
         allowed = self.move_fields.get(kind)
         if allowed is None:
-            raise IllegalMove(Msg("Unknown kind of move: {kind}.", kind=repr(kind)))
+            raise IllegalMove(Msg(gettext_noop("Unknown kind of move: {kind}."), kind=repr(kind)))
         unknown = sorted(set(move) - allowed)
         if unknown:
             raise IllegalMove(
-                Msg("A {kind} move has no field {fields}.", kind=kind, fields=", ".join(repr(k) for k in unknown))
+                Msg(
+                    gettext_noop("A {kind} move has no field {fields}."),
+                    kind=kind,
+                    fields=", ".join(repr(k) for k in unknown),
+                )
             )
 
     # --- options -------------------------------------------------------------------------

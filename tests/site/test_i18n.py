@@ -398,3 +398,25 @@ def test_error_pages_are_the_sites_own_in_the_readers_language(alice, client_for
     assert bad_host.status_code == 400 and "Onjuist verzoek" in bad_host.content.decode()
     with translation.override("nl"):
         assert "Er ging iets mis" in render_to_string("500.html")  # no request, no database needed
+
+
+@pytest.mark.parametrize("game", ["dizzy-duo-battle", "doubting-flower-field", "lizzy-ghosties", "solitaire-chess"])
+def test_the_engines_shared_move_checks_speak_dutch(game):
+    """The contract's own refusals of a malformed move (games/engines/base.py) are in a catalogue:
+    makemessages keeps only the words it finds marked in the code."""
+    from games.engines.base import IllegalMove
+    from games.engines.registry import get_engine
+    from games.i18n import tr
+
+    engine = get_engine(game)
+    kind = sorted(engine.move_fields)[0]
+    refusals = [
+        ([], "Een zet moet een object met een type zijn."),
+        ({"type": "fly"}, "Onbekende soort zet: 'fly'."),
+        ({"type": kind, "colour": "red"}, f"Een {kind}-zet heeft geen veld 'colour'."),
+    ]
+    for move, dutch in refusals:
+        with pytest.raises(IllegalMove) as refused:
+            engine.check_move_fields(move)
+        with translation.override("nl"):
+            assert tr(refused.value.args[0]) == dutch
