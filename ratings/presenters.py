@@ -122,11 +122,18 @@ class RecentMatch:
         return str(RatingChange.Outcome(self.outcome).label)
 
 
-def recent_matches(user, limit: int = 10) -> list[RecentMatch]:
+def recent_matches(user, limit: int = 10, before: int | None = None, game: str = "") -> list[RecentMatch]:
+    """The user's finished matches, newest first: `limit` of them older than match `before` (a keyset
+    page), of one game when `game` is given."""
     # Newest first by match id: the seat_player_matches index gives them without reading (and sorting
     # by end) every finished match of the player (issue 28).
     shown = ("number", "match__game", "match__ended", "match__result", "match__rated")
-    seats = list(finished_seats(user).only(*shown).order_by("-match_id")[:limit])
+    seats = finished_seats(user).only(*shown).order_by("-match_id")
+    if before is not None:
+        seats = seats.filter(match_id__lt=before)
+    if game:
+        seats = seats.filter(match__game=game)
+    seats = list(seats[:limit])
     # Only the columns the names need: the match's tail and the users' whole rows cost more than the rest.
     others = (
         Seat.objects.filter(match_id__in=[s.match_id for s in seats])

@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -65,10 +65,14 @@ def rating_charts(player: User, ratings: list[presenters.RatingInfo]) -> dict[tu
     return {(r.game, r.pool): mark_safe(charts[key]) for key, r in keys.items()}
 
 
-def profile(request: HttpRequest, username: str) -> HttpResponse:
+def _player(username: str) -> User:
     if "\x00" in username:  # PostgreSQL cannot even compare it: nobody has that name
         raise Http404
-    player = get_object_or_404(User, username=username)
+    return get_object_or_404(User, username=username)
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = _player(username)
     if player.profile_hidden and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     total, per_game = presenters.records(player)
@@ -87,6 +91,33 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     }
     # Jinja2, as the replay: Django's template language took most of the page's time.
     return render(request, "ratings/profile.html", context, using="jinja2")
+
+
+# A page of a player's finished matches (keyset: ?before=<match id>, ?game=<slug>).
+PLAYER_MATCHES_PAGE = 25
+
+
+def player_matches(request: HttpRequest, username: str) -> HttpResponse:
+    """Every finished match of a player, newest first, a page at a time, as on the profile's recent list."""
+    player = _player(username)
+    if player.profile_hidden and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    before, game = request.GET.get("before", ""), request.GET.get("game", "")
+    if before and (not before.isdigit() or len(before) > 18):
+        return HttpResponseBadRequest("before: a match number")
+    if game and game not in GAMES:
+        return HttpResponseBadRequest("game: " + ", ".join(GAMES))
+    found = presenters.recent_matches(player, PLAYER_MATCHES_PAGE + 1, int(before) if before else None, game)
+    matches = found[:PLAYER_MATCHES_PAGE]
+    context = {
+        "player": player,
+        "matches": matches,
+        "game": game,
+        "games": GAMES,
+        "newer": bool(before),
+        "older": matches[-1].id if len(found) > PLAYER_MATCHES_PAGE else None,
+    }
+    return render(request, "ratings/player_matches.html", context, using="jinja2")
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import actions
 from games.actions import SeatSpec
 from games.models import Match
+from ratings import views as ratings_views
 from ratings.models import Pool, Rating
 from tests.helpers import start_match
 
@@ -142,3 +146,59 @@ def test_rematch_is_for_the_players_of_a_finished_match(alice, bob, carol, clien
     client_for(carol).post(f"/matches/{match.pk}/rematch/")  # not a player: refused
     assert Match.objects.count() == 1
     assert client_for(alice).get(f"/matches/{match.pk}/rematch/").status_code == 405
+
+
+def test_a_players_finished_matches_come_a_page_at_a_time_newest_first(alice, bob, client, monkeypatch):
+    monkeypatch.setattr(ratings_views, "PLAYER_MATCHES_PAGE", 2)
+    finished = []
+    for _ in range(5):
+        match = start_match(alice, [bob])
+        finish(match, alice)
+        finished.append(match.pk)
+    running = start_match(alice, [bob])
+    profile = client.get("/players/alice/").content.decode()
+    assert 'href="/players/alice/matches/"' in profile
+    seen, address = [], "/players/alice/matches/"
+    while address:
+        page = client.get(address).content.decode()
+        seen.append(re.findall(r'<a href="/matches/(\d+)/">', page))
+        older = re.search(r'href="(/players/alice/matches/\?before=\d+)" rel="next"', page)
+        address = older and older.group(1)
+    newest_first = [str(pk) for pk in reversed(finished)]
+    assert seen == [newest_first[:2], newest_first[2:4], newest_first[4:]]
+    assert str(running.pk) not in str(seen)
+
+
+def test_a_players_finished_matches_of_one_game(alice, bob, client):
+    chess, field = start_match(alice, [bob]), start_match(alice, [bob], game="doubting-flower-field")
+    finish(chess, bob), finish(field, bob)
+    page = client.get("/players/bob/matches/?game=doubting-flower-field").content.decode()
+    assert f'href="/matches/{field.pk}/"' in page and f'href="/matches/{chess.pk}/"' not in page
+    assert '<option value="doubting-flower-field" selected>' in page
+
+
+@pytest.mark.parametrize(
+    "query", ["before=abc", "before=-1", "before=1234567890123456789", "game=chess", "before=1%002"]
+)
+def test_a_bad_page_of_finished_matches_is_a_400(query, alice, client):
+    response = client.get(f"/players/alice/matches/?{query}")
+    assert response.status_code == 400
+
+
+def test_a_hidden_players_finished_matches_are_for_signed_in_visitors(alice, carol, client, client_for):
+    alice.profile_hidden = True
+    alice.save()
+    assert client.get("/players/alice/matches/").status_code == 302
+    assert client_for(carol).get("/players/alice/matches/").status_code == 200
+
+
+def test_a_deep_page_reads_as_few_queries_as_the_first(alice, bob, client, monkeypatch):
+    monkeypatch.setattr(ratings_views, "PLAYER_MATCHES_PAGE", 2)
+    for _ in range(6):
+        finish(start_match(alice, [bob]), alice)
+    oldest = Match.objects.filter(seats__user=alice).order_by("pk")[1].pk
+    with CaptureQueriesContext(connection) as first:
+        client.get("/players/alice/matches/")
+    with CaptureQueriesContext(connection) as deep:
+        client.get(f"/players/alice/matches/?before={oldest + 1}")
+    assert len(deep) == len(first)

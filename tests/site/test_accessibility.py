@@ -121,9 +121,9 @@ def test_the_confirmation_pages_of_resign_and_abort_are_axe_clean(what, browser,
 
 
 def test_the_jinja2_list_pages_are_axe_clean(browser, live_server, make_user):
-    """The dashboard, the inbox, a replay, a move history and a profile with its rating chart, drawn by
-    Jinja2 since issue 28, at a phone's width, with rows in every list they draw and the turn count the
-    dashboard writes itself."""
+    """The dashboard, the inbox, a replay, a move history, a profile with its rating chart and the
+    player's finished matches, drawn by Jinja2 since issue 28, at a phone's width, with rows in every
+    list they draw and the turn count the dashboard writes itself."""
     alice, bob = make_user("alice"), make_user("bob")
     running = start_match(alice, [bob])
     ended = start_match(alice, [bob])
@@ -131,7 +131,14 @@ def test_the_jinja2_list_pages_are_axe_clean(browser, live_server, make_user):
     page = page_as(browser, live_server, alice, width=390)
     ARTIFACTS.mkdir(exist_ok=True)
     found = {}
-    paths = ("/", "/inbox/", f"/matches/{ended.pk}/replay/", f"/matches/{ended.pk}/history/", "/players/alice/")
+    paths = (
+        "/",
+        "/inbox/",
+        f"/matches/{ended.pk}/replay/",
+        f"/matches/{ended.pk}/history/",
+        "/players/alice/",
+        "/players/alice/matches/",
+    )
     for path in paths:
         page.goto(f"{live_server.url}{path}")
         found[path] = serious_violations(page)

@@ -77,7 +77,8 @@ def dutch_player(make_user, django_capture_on_commit_callbacks):
 def start_pages(player) -> list[str]:
     """Every kind of page, whether or not some page links to it."""
     pages = ["/", "/games/", "/matches/new/", "/settings/", "/settings/api/", "/email/preferences/", "/inbox/"]
-    pages += ["/leaderboards/", f"/players/{player.username}/", "/players/speler1/"]
+    pages += ["/leaderboards/", f"/players/{player.username}/", f"/players/{player.username}/matches/"]
+    pages += ["/players/speler1/", "/players/speler1/matches/"]
     pages += ["/matches/999999/", "/players/niemand-hier/"]  # the site's own 404 page
     for slug in GAMES:
         pages += [f"/games/{slug}/rules/", f"/matches/new/?game={slug}", f"/leaderboards/{slug}/"]
