@@ -316,18 +316,17 @@ def sweep_tasks() -> dict[str, Any]:
 
 def deadline_queries() -> None:
     """sweep_deadlines' own reads, without what it then does: the passed deadlines (none once the
-    catch-up ran) and the first deadline of the coming 90 s (SWEEP_LOOKAHEAD_SECONDS)."""
-    from datetime import timedelta
-
+    catch-up ran) and the first deadline of the coming 90 s (SWEEP_LOOKAHEAD_SECONDS), which the
+    sweep reads when no deadline timer is going."""
     from django.utils import timezone
 
     from games.models import Match
-    from games.tasks import SWEEP_LOOKAHEAD_SECONDS, next_deadline
+    from games.tasks import next_deadline
 
     now = timezone.now()
     active = Match.objects.filter(status=Match.Status.ACTIVE)
     list(active.filter(deadline__lte=now).order_by("deadline").values_list("pk", "version")[:500])
-    next_deadline(now, now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS))
+    next_deadline(now)
 
 
 def tournament_start() -> None:
@@ -387,7 +386,7 @@ def catch_up(tasks: dict[str, Any]) -> dict[str, Any]:
         "ms": round(ms, 1),
         "notifications marked sent": sent,
         "pushes marked sent": pushed,
-        "deadlines in the next 90 s (one task for the first, every run)": active.filter(deadline__lte=ahead).count(),
+        "deadlines in the next 90 s (the timer's)": active.filter(deadline__lte=ahead).count(),
     }
 
 

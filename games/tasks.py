@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from uuid import uuid4
 
 from celery import shared_task
+from django.core.cache import cache
 from django.db import OperationalError
 
 from games import actions
@@ -37,6 +39,11 @@ def play_bot_moves(match_id: int, version: int) -> None:
 
 
 SWEEP_LOOKAHEAD_SECONDS = 90  # more than the sweep's minute: every deadline gets a task for its second
+# The deadline timer's lease in the cache: the token of the one enforce_coming_deadlines chain that
+# carries on, held until a minute after its next wake. A lost timer (a worker gone with its message,
+# the cache emptied) lets the lease lapse, and the next sweep starts another.
+TIMER_KEY = "games:deadline-timer"
+TIMER_GRACE_SECONDS = 60
 
 
 def apply_due_deadlines(now: datetime) -> int:
@@ -55,31 +62,50 @@ def apply_due_deadlines(now: datetime) -> int:
     return len(due)
 
 
-def next_deadline(after: datetime, until: datetime) -> datetime | None:
-    """The first running match's deadline in (after, until], from the deadline index."""
+def next_deadline(after: datetime) -> datetime | None:
+    """The first running match's deadline in the SWEEP_LOOKAHEAD_SECONDS after `after`, from the
+    deadline index."""
     return (
-        Match.objects.filter(status=Match.Status.ACTIVE, deadline__gt=after, deadline__lte=until)
+        Match.objects.filter(
+            status=Match.Status.ACTIVE,
+            deadline__gt=after,
+            deadline__lte=after + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS),
+        )
         .order_by("deadline")
         .values_list("deadline", flat=True)
         .first()
     )
 
 
+def timer_token() -> str | None:
+    try:
+        return cache.get(TIMER_KEY)
+    except Exception:  # the cache down: the sweep still applies what is due, and starts a timer
+        logger.exception("reading the deadline timer's lease")
+        return None
+
+
+def wake_timer_at(token: str, wake: datetime, now: datetime) -> None:
+    cache.set(TIMER_KEY, token, timeout=(wake - now).total_seconds() + TIMER_GRACE_SECONDS)
+    enforce_coming_deadlines.apply_async((token,), eta=wake)
+
+
 @shared_task(name="games.tasks.sweep_deadlines")
 def sweep_deadlines() -> int:
     """Every minute (beat): apply passed deadlines. Reads the indexed Match.deadline column.
 
-    It also starts enforce_coming_deadlines at the first deadline of the next SWEEP_LOOKAHEAD_SECONDS,
-    so a long clock's deadline, too, is applied at its second (issue 16), not up to a minute late: one
-    message a run however many matches run (issue 28: a countdown task each grew with them)."""
+    While no deadline timer holds the lease, it also starts one (enforce_coming_deadlines) at the
+    first deadline of the next SWEEP_LOOKAHEAD_SECONDS, so a long clock's deadline, too, is applied at
+    its second (issue 16), not up to a minute late. A run with a timer going sends nothing: a countdown
+    task a deadline grew with the running matches (issue 28)."""
     from django.utils import timezone
 
     now = timezone.now()
     applied = apply_due_deadlines(now)
-    until = now + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS)
-    first = next_deadline(now, until)
-    if first is not None:
-        enforce_coming_deadlines.apply_async((until.isoformat(),), eta=first)
+    if timer_token() is None:
+        first = next_deadline(now)
+        if first is not None:
+            wake_timer_at(uuid4().hex, first, now)
     return applied
 
 
@@ -90,17 +116,22 @@ def sweep_deadlines() -> int:
     retry_backoff=2,
     max_retries=5,
 )
-def enforce_coming_deadlines(self, until: str) -> int:
-    """Queued by the sweep for the first deadline of its window: applies what is due, then queues
-    itself for the window's next deadline, one message at a time. Run twice, or beside the next
-    minute's window, a deadline is applied once: do_deadlines checks the version and the time."""
+def enforce_coming_deadlines(self, token: str) -> int:
+    """The deadline timer: applies what is due, then, while it holds the lease, queues itself for the
+    next deadline of the coming SWEEP_LOOKAHEAD_SECONDS, one message at a time; with none, it stops
+    and the sweep starts the next. Run twice, a deadline is applied once (do_deadlines checks the
+    version and the time), and a timer whose lease another took stops."""
     from django.utils import timezone
 
     now = timezone.now()
     applied = apply_due_deadlines(now)
-    following = next_deadline(now, datetime.fromisoformat(until))
-    if following is not None and not self.request.is_eager:  # an eager run cannot wait: the sweep is the backstop
-        enforce_coming_deadlines.apply_async((until,), eta=following)
+    if timer_token() != token:
+        return applied
+    following = next_deadline(now)
+    if following is None:
+        cache.delete(TIMER_KEY)
+    elif not self.request.is_eager:  # an eager run cannot wait: the sweep is the backstop
+        wake_timer_at(token, following, now)
     return applied
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import actions, clock
 from games.engines.registry import get_engine, get_spec
 from games.models import Match, Move
-from games.tasks import SWEEP_LOOKAHEAD_SECONDS, enforce_coming_deadlines, enforce_deadline, sweep_deadlines
+from games.tasks import TIMER_GRACE_SECONDS, enforce_coming_deadlines, enforce_deadline, sweep_deadlines
 from notifications.models import Kind, Notification
 from tests.browser_helpers import page_as
 from tests.helpers import play_first_move
@@ -141,30 +141,53 @@ def due_at(match: Match, when: datetime) -> None:
     Match.objects.filter(pk=match.pk).update(deadline=when)
 
 
-def test_the_sweep_queues_one_task_for_the_coming_minutes_deadlines_of_every_clock(alice, bob, carol, monkeypatch):
-    """Issue 16: a long clock's deadline is applied at its second too; issue 28: by one message a sweep
-    that applies each deadline of the window in turn, not a countdown task a match."""
-    queued: list[tuple[str, datetime]] = []
-    monkeypatch.setattr(enforce_coming_deadlines, "apply_async", lambda args, eta=None: queued.append((*args, eta)))
+@pytest.fixture
+def timer_wakes(monkeypatch) -> list[tuple[str, datetime]]:
+    """The deadline timer's messages, (token, eta), recorded, not run."""
+    wakes: list[tuple[str, datetime]] = []
+    monkeypatch.setattr(enforce_coming_deadlines, "apply_async", lambda args, eta=None: wakes.append((*args, eta)))
+    return wakes
+
+
+def test_one_timer_applies_the_coming_deadlines_of_every_clock_at_their_second(alice, bob, carol, timer_wakes):
+    """Issue 16: a long clock's deadline is applied at its second too; issue 28: by one timer that
+    wakes at each deadline in turn, not a countdown task a match queued by every sweep."""
     with time_machine.travel(START, tick=False):
         first, second = start(alice, bob, preset="daily"), start(alice, carol, preset="daily")
         soon, later = START + timedelta(seconds=40), START + timedelta(seconds=70)
         due_at(first, soon), due_at(second, later)
-        start(bob, carol, preset="daily")  # its deadline is a day away: not in this window
+        start(bob, carol, preset="daily")  # its deadline is a day away: no wake for it
         assert sweep_deadlines() == 0
-        until = (START + timedelta(seconds=SWEEP_LOOKAHEAD_SECONDS)).isoformat()
-        assert queued == [(until, soon)]
+        assert [eta for _, eta in timer_wakes] == [soon]
+        token = timer_wakes[0][0]
+        assert sweep_deadlines() == 0 and len(timer_wakes) == 1  # a timer is going: the sweep sends nothing
     with time_machine.travel(soon, tick=False):
-        assert enforce_coming_deadlines(until) == 1
-        assert queued[1:] == [(until, later)]
-        assert enforce_coming_deadlines(until) == 0  # run twice: applied once
+        assert enforce_coming_deadlines(token) == 1
+        assert timer_wakes[1:] == [(token, later)]
+        assert enforce_coming_deadlines(token) == 0  # run twice: applied once
     with time_machine.travel(later, tick=False):
-        assert enforce_coming_deadlines(until) == 1
-        assert queued[3:] == []  # the window has no deadline left
+        assert enforce_coming_deadlines(token) == 1
+        assert len(timer_wakes) == 3  # nothing due in the next 90 s: the timer stops ...
+        assert sweep_deadlines() == 0 and len(timer_wakes) == 3  # ... and the sweep has nothing to start
     # Each late seat spent a reserve period at its own deadline.
     for match, deadline in ((first, soon), (second, later)):
         match.refresh_from_db()
         assert match.deadline == deadline + timedelta(seconds=match.period_seconds)
+
+
+def test_a_lost_timer_is_replaced_and_a_superseded_one_stops(alice, bob, timer_wakes):
+    with time_machine.travel(START, tick=False):
+        match = start(alice, bob, preset="daily")
+        soon = START + timedelta(seconds=40)
+        due_at(match, soon)
+        sweep_deadlines()
+        lost = timer_wakes[0][0]
+    # Its message never ran (a worker died with it): a minute after its wake the lease lapses.
+    with time_machine.travel(soon + timedelta(seconds=TIMER_GRACE_SECONDS + 1), tick=False):
+        due_at(match, soon + timedelta(seconds=TIMER_GRACE_SECONDS + 30))
+        assert sweep_deadlines() == 0
+        assert len(timer_wakes) == 2 and timer_wakes[1][0] != lost  # a new timer
+        assert enforce_coming_deadlines(lost) == 0 and len(timer_wakes) == 2  # the old one, late: it stops
 
 
 def flower_field_to_its_first_challenge(alice, bob, preset: str) -> Match:

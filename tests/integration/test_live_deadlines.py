@@ -8,6 +8,7 @@ workers, although every deadline is queued three times and beat runs beside them
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -108,3 +109,44 @@ def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once
     logs = "".join(worker.log.read_text() for worker in workers)
     assert logs.count("spent a reserve period") == 1 and logs.count("timed out") == 1
     assert logs.count("games.tasks.enforce_deadline") >= 6  # received and run: 3 per deadline
+
+
+def test_a_long_clocks_deadline_is_applied_at_its_second_by_the_sweeps_timer(
+    alice, bob, publish_to_redis, start_worker
+):
+    """A daily clock's deadline comes within the minute: the sweep (run here once, as beat would) starts
+    the deadline timer, which two workers share through the cache's lease, and the loss on time comes
+    within 2 s of the deadline, once."""
+    from games.tasks import sweep_deadlines
+
+    workers = [start_worker("w1"), start_worker("w2")]
+    match = actions.create_match(
+        alice,
+        "solitaire-chess",
+        [actions.SeatSpec("me"), actions.SeatSpec("invite", bob.username)],
+        {"ruleset": "death"},
+        "daily",
+    )
+    actions.do_join(match.pk, bob)
+    play_first_move(match)  # a person moved: the loss on time is scored, not an abort (ruling SITE-ABORT)
+    late = match.seats.get(to_act=True)
+    deadline = (timezone.now() + timedelta(seconds=4)).replace(microsecond=0)
+    match.seats.update(reserve_left=0)
+    match.seats.filter(pk=late.pk).update(deadline=deadline)
+    Match.objects.filter(pk=match.pk).update(deadline=deadline)
+    for _ in range(2):
+        sweep_deadlines.delay()  # the second finds the timer going and sends nothing
+    match = wait_for(
+        lambda: Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).first(),
+        15,
+        interval=0.02,
+        what="the loss on time",
+    )
+    timeout = Move.objects.get(match=match, kind="timeout")
+    print(f"loss on time recorded {(timeout.created - deadline).total_seconds():.3f} s after the deadline")
+    assert timedelta(0) <= timeout.created - deadline < EXACT
+    logs = "".join(worker.log.read_text() for worker in workers)
+    # One timer message, received and run, that applied the one deadline; the second sweep sent none.
+    received = set(re.findall(r"enforce_coming_deadlines\[([\w-]+)\] received", logs))
+    applied = set(re.findall(r"enforce_coming_deadlines\[([\w-]+)\] succeeded in [\d.e-]+s: 1\n", logs))
+    assert len(received) == 1 and applied == received
