@@ -44,6 +44,8 @@ def pages(facts: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("running board", f"/matches/{facts['running']}/", "heavy"),
         ("finished replay", f"/matches/{facts['finished']}/replay/", "heavy"),
         ("move history", f"/matches/{facts['finished']}/history/", "heavy"),
+        ("finished matches", f"/players/{HEAVY_NAME}/matches/", "heavy"),
+        ("finished matches deep page", f"/players/{HEAVY_NAME}/matches/?before={facts['matches_deep']}", "heavy"),
         ("admin changelist", "/admin/games/match/", "admin"),
         ("admin search", f"/admin/games/match/?q={HEAVY_NAME}", "admin"),
         ("api matches", "/api/v1/matches", "api1"),
@@ -207,6 +209,7 @@ def prepare() -> dict[str, Any]:
     from games.engines.registry import GAMES
     from games.models import Match, Seat
     from notifications.models import Notification
+    from ratings import views as ratings_views
 
     heavy = User.objects.get(username=HEAVY_NAME)
     admin = User.objects.get(username="admin")
@@ -229,6 +232,9 @@ def prepare() -> dict[str, Any]:
         .pk
     )
     oldest = seats.order_by("match_id").values_list("match_id", flat=True)[:2]
+    # The last full page of the heavy player's finished matches: below the 26th oldest, 25 rows.
+    page = ratings_views.PLAYER_MATCHES_PAGE
+    deep = list(finished_ids.order_by("match_id")[page : page + 1]) or [1]
     inbox = Notification.objects.filter(recipient=heavy).order_by("id").values_list("id", flat=True)[:2]
     return {
         **sessions,
@@ -237,6 +243,7 @@ def prepare() -> dict[str, Any]:
         "finished": finished,
         "api_deep": oldest[len(oldest) - 1] + 1 if oldest else 1,
         "inbox_deep": inbox[len(inbox) - 1] + 1 if inbox else 1,
+        "matches_deep": deep[0],
         "games": list(GAMES),
     }
 
@@ -281,10 +288,14 @@ ROUNDS = 10
 
 
 def use_database(name: str) -> None:
+    """The database `name`, and a cache of its own as each site would have (the deadline timer's lease
+    is kept there)."""
+    from django.core.cache import cache
     from django.db import connection
 
     connection.close()
     connection.settings_dict["NAME"] = name
+    cache.key_prefix = name
 
 
 def timed_runs(run, runs: int) -> list[float]:
