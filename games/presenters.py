@@ -146,7 +146,7 @@ def player_view(match: Match, user, params: dict[str, str] | None = None) -> Pla
         waiting_for=_(" and ").join(s.public_name for s in seats if s.to_act),
         view=view,
         legal=legal,
-        history=_history(match, number, over, seat_names(seats), False),
+        history=_history(match, number, over, seat_names(seats), whole=False),
     )
     if view is not None:
         info.board = board_context(match.game, info, params or {})
@@ -172,7 +172,8 @@ def history_page(match: Match, user) -> HistoryPage:
     viewer_seat = seat_of(match, user)
     names = seat_names(seats)
     number = viewer_seat.number if viewer_seat else None
-    return HistoryPage(match=match_info(match, names), history=_history(match, number, match.is_over, names, True))
+    history = _history(match, number, match.is_over, names, whole=True)
+    return HistoryPage(match=match_info(match, names), history=history)
 
 
 def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[SeatInfo]:

@@ -41,7 +41,8 @@ def play_bot_moves(match_id: int, version: int) -> None:
 SWEEP_LOOKAHEAD_SECONDS = 90  # more than the sweep's minute: every deadline gets a task for its second
 # The deadline timer's lease in the cache: the token of the one enforce_coming_deadlines chain that
 # carries on, held until a minute after its next wake. A lost timer (a worker gone with its message,
-# the cache emptied) lets the lease lapse, and the next sweep starts another.
+# the cache emptied) lets the lease lapse, and the next sweep starts another. With the cache out of
+# reach, both tasks fail after applying what is due: deadlines are then a minute late at worst.
 TIMER_KEY = "games:deadline-timer"
 TIMER_GRACE_SECONDS = 60
 
@@ -77,14 +78,6 @@ def next_deadline(after: datetime) -> datetime | None:
     )
 
 
-def timer_token() -> str | None:
-    try:
-        return cache.get(TIMER_KEY)
-    except Exception:  # the cache down: the sweep still applies what is due, and starts a timer
-        logger.exception("reading the deadline timer's lease")
-        return None
-
-
 def wake_timer_at(token: str, wake: datetime, now: datetime) -> None:
     cache.set(TIMER_KEY, token, timeout=(wake - now).total_seconds() + TIMER_GRACE_SECONDS)
     enforce_coming_deadlines.apply_async((token,), eta=wake)
@@ -96,13 +89,13 @@ def sweep_deadlines() -> int:
 
     While no deadline timer holds the lease, it also starts one (enforce_coming_deadlines) at the
     first deadline of the next SWEEP_LOOKAHEAD_SECONDS, so a long clock's deadline, too, is applied at
-    its second (issue 16), not up to a minute late. A run with a timer going sends nothing: a countdown
-    task a deadline grew with the running matches (issue 28)."""
+    its second (issue 16), not up to a minute late. A run while a timer is going sends nothing (issue
+    28: a countdown task for each deadline made the sweep grow with the running matches)."""
     from django.utils import timezone
 
     now = timezone.now()
     applied = apply_due_deadlines(now)
-    if timer_token() is None:
+    if cache.get(TIMER_KEY) is None:
         first = next_deadline(now)
         if first is not None:
             wake_timer_at(uuid4().hex, first, now)
@@ -125,7 +118,7 @@ def enforce_coming_deadlines(self, token: str) -> int:
 
     now = timezone.now()
     applied = apply_due_deadlines(now)
-    if timer_token() != token:
+    if cache.get(TIMER_KEY) != token:
         return applied
     following = next_deadline(now)
     if following is None:
