@@ -78,9 +78,8 @@ def next_deadline(after: datetime) -> datetime | None:
     )
 
 
-def wake_timer_at(token: str, wake: datetime, now: datetime) -> None:
-    cache.set(TIMER_KEY, token, timeout=(wake - now).total_seconds() + TIMER_GRACE_SECONDS)
-    enforce_coming_deadlines.apply_async((token,), eta=wake)
+def lease_seconds(wake: datetime, now: datetime) -> float:
+    return (wake - now).total_seconds() + TIMER_GRACE_SECONDS
 
 
 @shared_task(name="games.tasks.sweep_deadlines")
@@ -96,9 +95,10 @@ def sweep_deadlines() -> int:
     now = timezone.now()
     applied = apply_due_deadlines(now)
     if cache.get(TIMER_KEY) is None:
-        first = next_deadline(now)
-        if first is not None:
-            wake_timer_at(uuid4().hex, first, now)
+        first, token = next_deadline(now), uuid4().hex
+        # add, not set: of two sweeps that both found no timer, one starts it.
+        if first is not None and cache.add(TIMER_KEY, token, timeout=lease_seconds(first, now)):
+            enforce_coming_deadlines.apply_async((token,), eta=first)
     return applied
 
 
@@ -124,7 +124,8 @@ def enforce_coming_deadlines(self, token: str) -> int:
     if following is None:
         cache.delete(TIMER_KEY)
     elif not self.request.is_eager:  # an eager run cannot wait: the sweep is the backstop
-        wake_timer_at(token, following, now)
+        cache.set(TIMER_KEY, token, timeout=lease_seconds(following, now))
+        enforce_coming_deadlines.apply_async((token,), eta=following)
     return applied
 
 

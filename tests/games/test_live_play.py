@@ -175,6 +175,15 @@ def test_one_timer_applies_the_coming_deadlines_of_every_clock_at_their_second(a
         assert match.deadline == deadline + timedelta(seconds=match.period_seconds)
 
 
+def test_of_two_sweeps_that_found_no_timer_one_starts_it(alice, bob, timer_wakes, monkeypatch):
+    with time_machine.travel(START, tick=False):
+        due_at(start(alice, bob, preset="daily"), START + timedelta(seconds=40))
+        sweep_deadlines()
+        monkeypatch.setattr("games.tasks.cache.get", lambda key, default=None: None)  # read before the other's lease
+        sweep_deadlines()
+    assert len(timer_wakes) == 1
+
+
 def test_a_lost_timer_is_replaced_and_a_superseded_one_stops(alice, bob, timer_wakes):
     with time_machine.travel(START, tick=False):
         match = start(alice, bob, preset="daily")

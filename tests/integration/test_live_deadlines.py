@@ -114,9 +114,9 @@ def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once
 def test_a_long_clocks_deadline_is_applied_at_its_second_by_the_sweeps_timer(
     alice, bob, publish_to_redis, start_worker
 ):
-    """A daily clock's deadline comes within the minute: the sweep (run here once, as beat would) starts
-    the deadline timer, which two workers share through the cache's lease, and the loss on time comes
-    within 2 s of the deadline, once."""
+    """A daily clock's deadline comes within the minute: the sweep (run as beat would) starts the
+    deadline timer, the next sweep finds it going through the lease in the cache the two workers share,
+    and the loss on time comes within 2 s of the deadline, once."""
     from games.tasks import sweep_deadlines
 
     workers = [start_worker("w1"), start_worker("w2")]
@@ -134,8 +134,18 @@ def test_a_long_clocks_deadline_is_applied_at_its_second_by_the_sweeps_timer(
     match.seats.update(reserve_left=0)
     match.seats.filter(pk=late.pk).update(deadline=deadline)
     Match.objects.filter(pk=match.pk).update(deadline=deadline)
-    for _ in range(2):
-        sweep_deadlines.delay()  # the second finds the timer going and sends nothing
+
+    def timer_runs() -> tuple[set[str], set[str]]:
+        """The timer messages the workers received, and those that applied one deadline (a worker logs
+        a task's end after its commit, when the match already reads as finished)."""
+        logs = "".join(worker.log.read_text() for worker in workers)
+        received = set(re.findall(r"enforce_coming_deadlines\[([\w-]+)\] received", logs))
+        applied = set(re.findall(r"enforce_coming_deadlines\[([\w-]+)\] succeeded in [\d.e-]+s: 1\n", logs))
+        return received, applied
+
+    sweep_deadlines.delay()  # as beat would: it starts the timer ...
+    wait_for(lambda: timer_runs()[0], 10, interval=0.05, what="the timer's message")
+    sweep_deadlines.delay()  # ... and the next minute's sweep finds it going and sends nothing
     match = wait_for(
         lambda: Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).first(),
         15,
@@ -145,8 +155,7 @@ def test_a_long_clocks_deadline_is_applied_at_its_second_by_the_sweeps_timer(
     timeout = Move.objects.get(match=match, kind="timeout")
     print(f"loss on time recorded {(timeout.created - deadline).total_seconds():.3f} s after the deadline")
     assert timedelta(0) <= timeout.created - deadline < EXACT
-    logs = "".join(worker.log.read_text() for worker in workers)
+
+    received, applied = wait_for(lambda: timer_runs()[1] and timer_runs(), 10, what="the timer's log line")
     # One timer message, received and run, that applied the one deadline; the second sweep sent none.
-    received = set(re.findall(r"enforce_coming_deadlines\[([\w-]+)\] received", logs))
-    applied = set(re.findall(r"enforce_coming_deadlines\[([\w-]+)\] succeeded in [\d.e-]+s: 1\n", logs))
     assert len(received) == 1 and applied == received
