@@ -85,20 +85,27 @@ def _archived_moves(match: Match) -> list[Move]:
     return moves
 
 
-def seats_that_moved(match: Match) -> set[int]:
-    """The seats with a step in the move log. The board's history tail holds every step while the
-    match is young (no query); past that, the Move rows are read: only can_abort asks, of a running
-    match, whose moves are always rows (an archived match has ended)."""
-    if match.version <= HISTORY_TAIL and len(match.history_tail) == match.version:
-        return {step["seat"] for step in match.history_tail}
-    return set(Move.objects.filter(match=match).values_list("seat", flat=True).distinct())
+def seats_that_moved(match: Match, seats: set[int]) -> set[int]:
+    """Which of `seats` have a step in the move log. The board's history tail holds the last steps
+    (every step while the match is young): only a seat that is not in it is looked up in the Move
+    rows, which a running match always has (an archived match has ended). So a board late in a match
+    whose seats take turns reads no moves, as at move 1 (issue 28)."""
+    moved = {step["seat"] for step in match.history_tail} & seats
+    whole = match.version <= HISTORY_TAIL and len(match.history_tail) == match.version
+    if moved == seats or whole:
+        return moved
+    missing = Move.objects.filter(match=match, seat__in=seats - moved)
+    # order_by(): Move's default ordering would put its columns into the DISTINCT, one row a move.
+    found = missing.values_list("seat", flat=True).order_by().distinct()
+    return moved | set(found)
 
 
 def can_abort(match: Match, seats: list[Seat]) -> bool:
     """Ruling SITE-ABORT: a running match may be aborted until every seat has made its first move."""
     if match.status != Match.Status.ACTIVE or not match.abortable:
         return False
-    return not {seat.number for seat in seats} <= seats_that_moved(match)
+    numbers = {seat.number for seat in seats}
+    return seats_that_moved(match, numbers) != numbers
 
 
 def note_text(match: Match, user: User) -> str | None:

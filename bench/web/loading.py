@@ -82,7 +82,7 @@ def insert_matches(plans: list[Plan], seat_users: list[list[int]]) -> list[Any]:
     from django.utils import timezone
 
     from games.engines.registry import get_engine
-    from games.models import Match, Move, Seat, TimeControl
+    from games.models import HISTORY_TAIL, Match, Move, Seat, TimeControl
 
     now = timezone.now()
     matches = []
@@ -98,6 +98,11 @@ def insert_matches(plans: list[Plan], seat_users: list[list[int]]) -> list[Any]:
                 seed=str(game.seed),
                 state=game.before_last,
                 version=len(rows),
+                # The board's tail of the last moves, as games.actions.play keeps it.
+                history_tail=[
+                    {"number": number, "seat": seat, "log": entries}
+                    for number, (seat, _, entries) in enumerate(rows, start=1)
+                ][-HISTORY_TAIL:],
                 revision=len(rows) + 2,  # created, joined, started: then one per move
                 time_preset="daily",
                 turn_seconds=turn,

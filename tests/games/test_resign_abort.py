@@ -9,12 +9,15 @@ import random
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from api.models import ApiToken
 from games import actions
 from games.engines.registry import get_engine
-from games.models import Match, Move, Seat
+from games.models import HISTORY_TAIL, Match, Move, Seat
+from games.reads import can_abort
 from moderation.models import ModerationLog
 from notifications.models import Kind, Notification
 from ratings.actions import teams_and_ranks
@@ -289,3 +292,23 @@ def test_an_admins_abort_reaches_the_players_and_the_moderation_log(
     assert match.status == Match.Status.ABORTED
     assert finished_to(alice, match) and finished_to(bob, match)
     assert ModerationLog.objects.filter(match=match, action="abort match", reason="asked").exists()
+
+
+def test_a_late_board_reads_no_moves_to_know_every_seat_moved(alice, bob, client_for):
+    """Past the history tail, the seats seen in it have moved: the Move rows are read only for a seat
+    that is not in it (issue 28: the board makes the same queries at move 1 and late)."""
+    match = every_seat_moves_once(start_match(alice, [bob]))
+    tail = [{**match.history_tail[-1], "number": n, "seat": n % 2} for n in range(HISTORY_TAIL)]
+    Match.objects.filter(pk=match.pk).update(version=HISTORY_TAIL + 10, history_tail=tail)
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as taking_turns:
+        assert not can_abort(match, list(match.seats.all()))
+    assert not [q for q in taking_turns.captured_queries if "games_move" in q["sql"]]
+    # Seat 1 is not in the tail: its Move rows answer (it moved once, at the start).
+    Match.objects.filter(pk=match.pk).update(history_tail=[{**step, "seat": 0} for step in tail])
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as one_missing:
+        assert not can_abort(match, list(match.seats.all()))
+    assert len([q for q in one_missing.captured_queries if "games_move" in q["sql"]]) == 1
+    Move.objects.filter(match=match, seat=1).delete()  # ... and had it never moved, it may still abort
+    assert can_abort(match, list(match.seats.all()))
