@@ -63,18 +63,28 @@ def queue_twice_more(match_id: int, deadline: datetime) -> None:
         enforce_deadline.apply_async((match_id, deadline.isoformat()), eta=deadline)
 
 
+def death_match(alice, bob, preset: str, **clock) -> Match:
+    """A Solitaire Chess Death Match of alice against bob (lost on time, SC-7), created, not joined."""
+    seats = [actions.SeatSpec("me"), actions.SeatSpec("invite", bob.username)]
+    return actions.create_match(alice, "solitaire-chess", seats, {"ruleset": "death"}, preset, **clock)
+
+
+def lost_on_time(match: Match, seconds: float) -> tuple[Match, Move]:
+    """The match once a worker has ended it by its loss on time, and that time-out."""
+    match = wait_for(
+        lambda: Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).first(),
+        seconds,
+        interval=0.02,
+        what="the loss on time",
+    )
+    return match, Move.objects.get(match=match, kind="timeout")
+
+
 def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once(
     alice, bob, publish_to_redis, start_worker, start_beat
 ):
     workers = [start_worker("w1"), start_worker("w2")]
-    match = actions.create_match(
-        alice,
-        "solitaire-chess",
-        [actions.SeatSpec("me"), actions.SeatSpec("invite", bob.username)],
-        {"ruleset": "death"},
-        "custom",
-        custom_clock=(60, 1, 60),
-    )
+    match = death_match(alice, bob, "custom", custom_clock=(60, 1, 60))
     Match.objects.filter(pk=match.pk).update(turn_seconds=3, period_seconds=2)
     actions.do_join(match.pk, bob)  # the match starts: a 3 s turn, its task queued on commit
     play_first_move(match)  # a person moved: the loss on time is scored, not an abort (ruling SITE-ABORT)
@@ -91,13 +101,7 @@ def test_a_reserve_period_and_the_loss_on_time_each_come_within_two_seconds_once
     second = late.deadline
     assert second == first + timedelta(seconds=2)
     queue_twice_more(match.pk, second)
-    match = wait_for(
-        lambda: Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).first(),
-        10,
-        interval=0.02,
-        what="the loss on time",
-    )
-    timeout = Move.objects.get(match=match, kind="timeout")
+    match, timeout = lost_on_time(match, 10)
     print(f"reserve period seen {(seen - first).total_seconds():.3f} s after the turn's deadline")
     print(f"loss on time recorded {(timeout.created - second).total_seconds():.3f} s after the reserve's deadline")
     assert timedelta(0) <= seen - first < EXACT
@@ -120,13 +124,7 @@ def test_a_long_clocks_deadline_is_applied_at_its_second_by_the_sweeps_timer(
     from games.tasks import sweep_deadlines
 
     workers = [start_worker("w1"), start_worker("w2")]
-    match = actions.create_match(
-        alice,
-        "solitaire-chess",
-        [actions.SeatSpec("me"), actions.SeatSpec("invite", bob.username)],
-        {"ruleset": "death"},
-        "daily",
-    )
+    match = death_match(alice, bob, "daily")
     actions.do_join(match.pk, bob)
     play_first_move(match)  # a person moved: the loss on time is scored, not an abort (ruling SITE-ABORT)
     late = match.seats.get(to_act=True)
@@ -146,13 +144,7 @@ def test_a_long_clocks_deadline_is_applied_at_its_second_by_the_sweeps_timer(
     sweep_deadlines.delay()  # as beat would: it starts the timer ...
     wait_for(lambda: timer_runs()[0], 10, interval=0.05, what="the timer's message")
     sweep_deadlines.delay()  # ... and the next minute's sweep finds it going and sends nothing
-    match = wait_for(
-        lambda: Match.objects.filter(pk=match.pk, status=Match.Status.FINISHED).first(),
-        15,
-        interval=0.02,
-        what="the loss on time",
-    )
-    timeout = Move.objects.get(match=match, kind="timeout")
+    match, timeout = lost_on_time(match, 15)
     print(f"loss on time recorded {(timeout.created - deadline).total_seconds():.3f} s after the deadline")
     assert timedelta(0) <= timeout.created - deadline < EXACT
 
