@@ -1,4 +1,4 @@
-"""Settings for Dizzysite, read from the environment (see README: "Configuration").
+"""Settings for Dizzysite, read from the environment (see docs/running.md: "Configuration").
 
 Defaults run a whole site on one machine with no server installed: SQLite and kombu's
 filesystem broker. Production sets DEBUG=false, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL

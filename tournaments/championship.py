@@ -4,7 +4,7 @@ Division levels: level 1 has one division, level 2 two, level 3 four, ... (each 
 above). The divisions of a season, in order, are [level 1], [level 2 a, level 2 b], [level 3 a..d], ...
 A season ranks every member by the level they earned (promoted one up, relegated one down) and
 their place; the slots are then filled in that order, so divisions stay full from the top and
-newcomers start at the bottom (ruling TRN-7 in README.md).
+newcomers start at the bottom (ruling TRN-7 in docs/rulings.md).
 """
 
 from __future__ import annotations

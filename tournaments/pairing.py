@@ -1,7 +1,7 @@
 """Pairings, points by place and tie-breaks for tournaments: plain Python, no Django.
 
 Players are ids (ints: the tournament's entry ids). A table is a tuple of ids in seat order, the
-first id in the first seat (the first move). Rulings TRN-1..TRN-5 are explained in README.md
+first id in the first seat (the first move). Rulings TRN-1..TRN-5 are explained in docs/rulings.md
 ("Tournaments").
 """
 

@@ -97,7 +97,7 @@ FORFEITED_BOT_PLAYS_ON = gettext_noop(
 
 def do_forfeit(match_id: int, seat_number: int) -> Match:
     """A tournament's entrant who withdrew or was banned loses this running match at once (ruling
-    TRN-8 in README.md): as a resignation (SITE-RESIGN) by nobody's request, so no check of the
+    TRN-8 in docs/rulings.md): as a resignation (SITE-RESIGN) by nobody's request, so no check of the
     player, who may be banned. Nothing happens to a match over or a seat resigned already."""
     with transaction.atomic():
         match = lock_match(match_id)

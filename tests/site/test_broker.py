@@ -5,7 +5,7 @@ two consumer processes take them, on the transport the site uses for `filesystem
 transport fails it (a reader that comes between its `_put`'s create and write reads an empty file:
 celery/kombu#1551): `python bench/broker_stress.py --transport kombu` tore 401-672 of 6000 messages a
 run on a lightly loaded 2-core machine, but only 0-2 under heavy load, so no test asserts that it
-tears (README, "The embedded broker").
+tears (docs/running.md, "The embedded broker").
 """
 
 from __future__ import annotations
