@@ -12,7 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictI
 
 from games.engines.base import Engine, Option
 from games.engines.registry import GAMES, available_engines
-from games.presenters import MatchInfo
+from games.presenters import MatchInfo, SeatInfo
 
 MAX_ID = 2**31 - 1  # ids and revisions past this are refused by the schema, not by PostgreSQL
 
@@ -82,23 +82,6 @@ class MatchSummary(Schema):
     deadline: datetime | None = Field(description="My own deadline when it is my turn")
 
 
-class SeatOut(Schema):
-    number: int
-    name: str
-    username: str | None
-    is_bot: bool
-    is_open: bool
-    invited: bool
-    to_act: bool
-    is_viewer: bool
-    won: bool
-    deadline: datetime | None
-    time_left: str
-    reserve: str
-    on_vacation: bool
-    handed_to_bot: bool
-
-
 def schema_of(source: type, name: str) -> type[Schema]:
     """A response schema with the fields (names, types and defaults) of one of games' presenter
     dataclasses: the API answers with what the board page gets, so that shape is written once, in
@@ -114,6 +97,7 @@ def schema_of(source: type, name: str) -> type[Schema]:
 
 
 MatchInfoOut = schema_of(MatchInfo, "MatchInfoOut")
+SeatOut = schema_of(SeatInfo, "SeatOut")
 
 
 class MatchFacts(Schema):

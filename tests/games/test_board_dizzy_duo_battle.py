@@ -169,28 +169,6 @@ ONE_LIZZY_HAND = [
     "tail-blue-dots",
 ]
 
-
-# A hand with two Lizzies: all red with patterns all different (power 2) and all blue, all dots
-# (power 3), bonus +1 for both "colours same": 2 + 3 + 1 = 6.
-DUO_HAND = [
-    "head-blue-dots",
-    "body-blue-dots",
-    "tail-blue-dots",
-    "head-red-dots-gold",
-    "body-red-stripes",
-    "tail-red-diamonds",
-]
-# No two Lizzies can be made from this: three heads, two bodies, one tail.
-ONE_LIZZY_HAND = [
-    "head-blue-dots",
-    "head-red-stripes",
-    "head-purple-diamonds",
-    "body-blue-dots",
-    "body-red-dots",
-    "tail-blue-dots",
-]
-
-
 # --- the presenter, on engine states (no database) -------------------------------------------
 NAMES = ["ann", "ben", "cat"]
 

@@ -123,6 +123,9 @@ def test_resigning_through_the_api_ends_a_game_of_two(game, alice, bob, carol):
     assert match.result["winners"] == [1 - bob_seat]
     assert RatingChange.objects.get(match=match, seat=bob_seat).outcome == "lost"
     assert finished_to(alice, match)
+    # The API says who resigned, as the board does: its seats are the board's SeatInfo.
+    seats = {seat["number"]: seat for seat in api(alice).get(f"/api/v1/matches/{match.pk}").json()["seats"]}
+    assert seats[bob_seat]["resigned"] is True and seats[1 - bob_seat]["resigned"] is False
     again = api(bob).post(f"/api/v1/matches/{match.pk}/resign")
     assert again.status_code == 409 and again.json()["detail"]
 

@@ -329,6 +329,13 @@ def _bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move | Non
     accept_rate = (know.my_claims_accepted + 1) / (know.my_claims_accepted + know.my_claims_doubted + 2)
     if rng.random() > 0.7 * accept_rate:
         return None
+    options = _plausible_bluffs(know, legal)
+    return rng.choice(options) if options else None
+
+
+def _plausible_bluffs(know: Knowledge, legal: list[Move]) -> list[Move]:
+    """The challenges a bluff may use: their cells leave exactly one empty cell, and not one holding a
+    hidden flower of the bot's own."""
     options = []
     for move in legal:
         if move["type"] != "challenge":
@@ -337,7 +344,7 @@ def _bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move | Non
         empty = [i for i in set(a + b) if i not in know.colours]
         if len(empty) == 1 and empty[0] not in know.my_hidden:
             options.append(move)
-    return rng.choice(options) if options else None
+    return options
 
 
 def _least_bad_planting(know: Knowledge, legal: list[Move], rng: random.Random) -> Move:
@@ -581,14 +588,7 @@ def _mixed_bluff(know: Knowledge, legal: list[Move], rng: random.Random) -> Move
         chance = min(BLUFF_CEILING, BLUFF_FLOOR + 4 * (1 / 3 - doubt_rate))
     if rng.random() >= chance:
         return None
-    options = []
-    for move in legal:
-        if move["type"] != "challenge":
-            continue
-        a, b = _challenge_cells(move)
-        empty = [i for i in set(a + b) if i not in know.colours]
-        if len(empty) == 1 and empty[0] not in know.my_hidden:
-            options.append(move)
+    options = _plausible_bluffs(know, legal)
     return rng.choice(options) if options else None
 
 
