@@ -1,13 +1,13 @@
 """Many matches created and started at once, their seats already taken: a tournament's pairings.
 
 A championship season starts hundreds of matches in one worker task (issue 26). Started one by one
-(Match.create, the seats, games.actions.play.after_state_change) that is some twenty queries a
+(Match.create, the seats, games.actions.play.after_start) that is some twenty queries a
 match; here it is a fixed number whatever the count: one query for the users, one bulk insert each
 for the matches and the seats (their clocks already running, computed before the insert), and one
 MatchesStarted event (games/events.py) whose listeners work in bulk (notifications.listeners writes
 every player's word of the start at once).
 
-What follows is what after_state_change does at version 0 for a match started by nobody's request:
+What follows is what after_start does at version 0 for a match started by nobody's request:
 a deadline task where a turn is short, the bot seats' moves queued. Called inside the caller's
 transaction; the side effects go once it commits.
 """
@@ -25,7 +25,7 @@ from accounts.models import User
 from games import events
 from games.actions.bots import queue_bot_moves
 from games.actions.clocks import earliest_deadline, queue_deadline_task, start_turn_clock
-from games.actions.play import after_state_change
+from games.actions.play import after_start
 from games.engines.registry import get_engine
 from games.models import Match, Seat, TimeControl
 
@@ -61,7 +61,7 @@ def start_matches(wanted: Sequence[NewMatch]) -> list[Match]:
     Seat.objects.bulk_create([seat for new in wanted for seat in new.seats])
     over = [match for match in matches if get_engine(match.game).result(match.state) is not None]
     for match in over:  # a game over before its first move (none today): the usual path finishes it
-        after_state_change(match, get_engine(match.game))
+        after_start(match, get_engine(match.game), starter_id=None)
     started = [(match, new) for match, new in zip(matches, wanted, strict=True) if match not in over]
     for match, new in started:
         queue_deadline_task(match, new.seats, None)

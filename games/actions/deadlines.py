@@ -12,7 +12,7 @@ from games.actions.bots import choose_bot_move, queue_bot_moves
 from games.actions.clocks import BOT_GRACE_SECONDS, earliest_deadline, queue_deadline_task, seat_zone
 from games.actions.common import lock_match, save_board_change
 from games.actions.moderation import abort_locked
-from games.actions.play import record_move
+from games.actions.play import Step, record_play, record_timeout
 from games.engines.base import Engine
 from games.engines.registry import get_bots
 from games.engines.words import Msg, gettext_noop
@@ -24,7 +24,7 @@ from games.reads import engine_of
 def _engine_timeout(match: Match, engine: Engine, seat_number: int) -> None:
     """The game's own consequence of running out of time, recorded as a timeout move (replayable)."""
     state, entries = engine.apply_timeout(match.state, seat_number)
-    record_move(match, engine, seat_number, Move.Kind.TIMEOUT, {}, state, entries, by_bot=False)
+    record_timeout(match, engine, seat_number, state, entries)
 
 
 TIMEOUTS_BEFORE_BOT = 3  # ruling ALL-4
@@ -112,7 +112,7 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
                 {"text": f"{{p{seat.number}}} ran out of time: a bot plays this turn.", "audience": "all"}
             ] + entries
         first = False
-        record_move(match, engine, seat.number, Move.Kind.MOVE, move, state, entries, by_bot=True)
+        record_play(match, engine, Step(seat.number, Move.Kind.MOVE, move, state, entries, by_bot=True))
     seat.refresh_from_db()
     seat.timeouts_in_row += 1
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_BOT and not seat.handed_to_bot:

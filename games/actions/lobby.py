@@ -19,7 +19,7 @@ from games.actions.common import (
     lock_match,
     save_board_change,
 )
-from games.actions.play import after_state_change
+from games.actions.play import after_start
 from games.engines.base import BadOptions, Engine
 from games.engines.registry import get_bots, get_engine
 from games.events import BoardChanged, PlayerInvited, publish
@@ -251,4 +251,4 @@ def _start_if_full(match: Match, starter: User) -> None:
     match.version = 0
     match.status = Match.Status.ACTIVE
     match.started = timezone.now()
-    after_state_change(match, engine, starter_id=starter.pk)
+    after_start(match, engine, starter_id=starter.pk)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -92,7 +93,7 @@ def do_bot_move(match_id: int, seat_number: int, version: int, move: dict[str, A
         return match
 
 
-def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, Any], by_bot: bool) -> None:
+def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, Any], *, by_bot: bool) -> None:
     if match.status == Match.Status.OPEN:
         raise ActionError(gettext("This match has not started yet."))
     if match.status != Match.Status.ACTIVE:
@@ -106,57 +107,87 @@ def _apply_move(match: Match, seat_number: int, version: int, move: dict[str, An
         state, entries = engine.apply(match.state, seat_number, move)
     except IllegalMove as error:  # the engine's words (a Msg for Solitaire Chess) in the player's language
         raise ActionError(tr(error.args[0]) if error.args else str(error)) from None
-    record_move(match, engine, seat_number, Move.Kind.MOVE, move, state, entries, by_bot)
+    record_play(match, engine, Step(seat_number, Move.Kind.MOVE, move, state, entries, by_bot=by_bot))
 
 
-def record_move(
-    match: Match,
-    engine: Engine,
-    seat_number: int,
-    kind: str,
-    payload: dict[str, Any],
-    state: dict[str, Any],
-    entries: list[dict[str, Any]],
-    by_bot: bool,
-    ended: Result | None = None,
-) -> None:
-    """Store one step of the log and what follows from it; `ended`: an end the site applies (a
-    resignation, ruling SITE-RESIGN) where the engine's state has none."""
-    old_key, new_key = engine.turn_key(match.state), engine.turn_key(state)
+@dataclass(frozen=True)
+class Step:
+    """One step of a match's log: the seat it is for, its kind (a move, a timeout, a resignation), the
+    move as sent, and the state and log entries it led to."""
+
+    seat: int
+    kind: str
+    payload: dict[str, Any]
+    state: dict[str, Any]
+    entries: list[dict[str, Any]]
+    by_bot: bool = False
+
+
+@dataclass(frozen=True)
+class Mover:
+    """Who made the change the clocks follow: a new turn for them starts their clock again, a bot's
+    move does not end their run of timeouts (ruling ALL-4), and a move may add time to their turn."""
+
+    seat: int
+    new_turn: bool
+    by_bot: bool
+    extra_seconds: int
+
+
+def record_play(match: Match, engine: Engine, step: Step) -> None:
+    """A move of the seat's own, by its player or the bot playing it: its clock may gain the game's
+    extra time for that kind of move (Flower Field's challenge minute, ruling FF-10)."""
+    extra = clock.extra_seconds(get_spec(match.game).live_clock, match.turn_seconds, step.payload.get("type", ""))
+    _record(match, engine, step, extra_seconds=extra)
+
+
+def record_timeout(match: Match, engine: Engine, seat: int, state: dict[str, Any], entries: list[Any]) -> None:
+    """The game's own consequence of a seat running out of time (rulings ALL-1, SC-7)."""
+    _record(match, engine, Step(seat, Move.Kind.TIMEOUT, {}, state, entries))
+
+
+def record_resignation(match: Match, engine: Engine, seat: int, entry: dict[str, Any], *, ended: Result | None) -> None:
+    """A seat leaves the game (ruling SITE-RESIGN): `ended` is the end the site applies in a game of
+    two, where the engine's state has none; None when a bot plays the seat on."""
+    _record(match, engine, Step(seat, Move.Kind.RESIGN, {}, match.state, [entry]), ended=ended)
+
+
+def after_start(match: Match, engine: Engine, *, starter_id: int | None) -> None:
+    """A match has its first state (version 0): clocks for the seats to move, "started" and "your turn"
+    told, bots queued. `starter_id`: the user whose request started it (None: nobody's, as a
+    tournament's pairing)."""
+    _after_change(match, engine, mover=None, starter_id=starter_id)
+
+
+def _record(match: Match, engine: Engine, step: Step, *, extra_seconds: int = 0, ended: Result | None = None) -> None:
+    """Store one step of the log and what follows from it."""
+    old_key, new_key = engine.turn_key(match.state), engine.turn_key(step.state)
     match.version += 1
-    match.state = state
+    match.state = step.state
     Move.objects.create(
-        match=match, number=match.version, seat=seat_number, kind=kind, payload=payload, log=entries, by_bot=by_bot
+        match=match,
+        number=match.version,
+        seat=step.seat,
+        kind=step.kind,
+        payload=step.payload,
+        log=step.entries,
+        by_bot=step.by_bot,
     )
-    match.history_tail = [*match.history_tail, {"number": match.version, "seat": seat_number, "log": entries}][
+    match.history_tail = [*match.history_tail, {"number": match.version, "seat": step.seat, "log": step.entries}][
         -HISTORY_TAIL:
     ]
-    extra = clock.extra_seconds(get_spec(match.game).live_clock, match.turn_seconds, payload.get("type", ""))
-    after_state_change(
-        match,
-        engine,
-        mover=seat_number,
-        mover_new_turn=new_key is None or new_key != old_key,
-        mover_by_bot=by_bot,
-        mover_extra_seconds=extra if kind == Move.Kind.MOVE else 0,
-        ended=ended,
-    )
+    new_turn = new_key is None or new_key != old_key
+    mover = Mover(step.seat, new_turn=new_turn, by_bot=step.by_bot, extra_seconds=extra_seconds)
+    _after_change(match, engine, mover=mover, ended=ended)
 
 
-def after_state_change(
-    match: Match,
-    engine: Engine,
-    mover: int | None = None,
-    mover_new_turn: bool = False,
-    mover_by_bot: bool = False,
-    mover_extra_seconds: int = 0,
-    starter_id: int | None = None,
-    ended: Result | None = None,
+def _after_change(
+    match: Match, engine: Engine, *, mover: Mover | None, starter_id: int | None = None, ended: Result | None = None
 ) -> None:
     """Save the match, run the seats' clocks, finish it if over, tell the listeners, queue bot seats' moves.
 
-    Called with the match row locked, after every change of state; at the start (version 0)
-    `starter_id` is the user whose request started it (None: nobody's, as a tournament's pairing)."""
+    Called with the match row locked, after every change of state: at the start (no mover) or after a
+    step of the log."""
     to_act = set(engine.to_act(match.state))
     result = ended or engine.result(match.state)
     now = timezone.now()
@@ -170,16 +201,17 @@ def after_state_change(
         match.ended = now
         to_act = set()
     for seat in seats:
-        if seat.number == mover and not mover_by_bot:
+        moved = mover is not None and seat.number == mover.seat
+        if moved and not mover.by_bot:
             seat.timeouts_in_row = 0  # ruling ALL-4 counts timeouts in a row: a move of one's own ends the run
-        new_turn = not seat.to_act or (seat.number == mover and mover_new_turn)
+        new_turn = not seat.to_act or (moved and mover.new_turn)
         if seat.number in to_act and new_turn:
             newly_to_act.append(seat)
             start_turn_clock(match, seat, now)
         elif seat.number not in to_act:
             stop_turn_clock(seat)
-        elif seat.number == mover and mover_extra_seconds:
-            add_turn_time(match, seat, mover_extra_seconds, now)
+        elif moved and mover.extra_seconds:
+            add_turn_time(match, seat, mover.extra_seconds, now)
         seat.to_act = seat.number in to_act
     Seat.objects.bulk_update(
         seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at", "timeouts_in_row"]
@@ -188,24 +220,25 @@ def after_state_change(
     save_board_change(match)
     queue_deadline_task(match, seats, previous_deadline)
 
-    _announce(match, result is not None, [seat.number for seat in newly_to_act], mover, mover_by_bot, starter_id)
+    newly = tuple(seat.number for seat in newly_to_act)
+    _announce(match, ended=result is not None, newly_to_act=newly, mover=mover, starter_id=starter_id)
     if any(seat.is_bot for seat in seats if seat.to_act):
         queue_bot_moves(match)
 
 
 def _announce(
-    match: Match, ended: bool, newly_to_act: list[int], mover: int | None, by_bot: bool, starter_id: int | None
+    match: Match, *, ended: bool, newly_to_act: tuple[int, ...], mover: Mover | None, starter_id: int | None
 ) -> None:
     """The one place a change of state is published (games.events): ratings rate on MatchFinished,
     notifications write "finished", "started" and "your turn" rows, the live channel tells the boards."""
     if match.version > 0:
-        publish(MoveMade(match, match.version, seat=mover, by_bot=by_bot))
+        publish(MoveMade(match, match.version, seat=mover and mover.seat, by_bot=bool(mover and mover.by_bot)))
     if ended:
         publish(MatchFinished(match, match.version))
     elif match.version == 0:
-        publish(MatchStarted(match, 0, starter_id=starter_id, to_move=tuple(newly_to_act)))
+        publish(MatchStarted(match, 0, starter_id=starter_id, to_move=newly_to_act))
     if newly_to_act:
-        publish(TurnStarted(match, match.version, seats=tuple(newly_to_act), mover=mover))
+        publish(TurnStarted(match, match.version, seats=newly_to_act, mover=mover and mover.seat))
 
 
 def _seats_with_users(match: Match) -> list[Seat]:

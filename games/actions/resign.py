@@ -20,12 +20,12 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.models import User
 from games.actions.common import ActionError, NotAllowed, check_can_play, lock_match
 from games.actions.moderation import abort_locked
-from games.actions.play import record_move
+from games.actions.play import record_resignation
 from games.engines.base import Result, resignation_log, resignation_result
 from games.engines.registry import get_bots
 from games.engines.words import Msg, logged
 from games.events import SeatHandedToBot, publish
-from games.models import Match, Move, Seat
+from games.models import Match, Seat
 from games.reads import can_abort, engine_of, held_seat
 
 
@@ -77,7 +77,7 @@ def _resign_seat(match: Match, seat: Seat, words: tuple[str, str] | None = None)
         if words is not None:
             entry = logged(words[0], name=f"{{p{seat.number}}}")
             ended = Result(ended.winners, [], Msg(words[0], name=f"{{p{seat.number}}}"))
-        record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False, ended)
+        record_resignation(match, engine, seat.number, entry, ended=ended)
         return
     seat.handed_to_bot = True
     seat.bot_level = seat.bot_level or ("normal" if "normal" in get_bots(engine.slug) else "random")
@@ -85,7 +85,7 @@ def _resign_seat(match: Match, seat: Seat, words: tuple[str, str] | None = None)
     entry = resignation_log(seat.number, bot_plays_on=True)
     if words is not None:
         entry = logged(words[1], name=f"{{p{seat.number}}}")
-    record_move(match, engine, seat.number, Move.Kind.RESIGN, {}, match.state, [entry], False)
+    record_resignation(match, engine, seat.number, entry, ended=None)
     publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.RESIGNED))
 
 

@@ -6,7 +6,7 @@ HISTORY_TAIL = 30
 
 
 def fill_history_tails(apps, schema_editor):
-    """Matches made before the tail existed: their latest moves, as games.actions.record_move keeps them."""
+    """Matches made before the tail existed: their latest moves, as games.actions.play keeps them."""
     Match = apps.get_model("games", "Match")
     Move = apps.get_model("games", "Move")
     for match in Match.objects.filter(version__gt=0).only("pk"):
