@@ -11,10 +11,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -194,7 +192,6 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
         "now_ms": int(time.time() * 1000),  # the server's clock, for the ticking clocks (static/js/clock.js)
         "stylesheet": spec.stylesheet,
         "board_template": spec.board_template,
-        "chat": mark_safe(render_to_string("games/_chat.html", {"pv": pv}, request=request)),
     }
 
 

@@ -157,10 +157,9 @@ def presence_call(match_id: int, user) -> Callable[[], Any] | None:
 def step_calls(loaded: Loaded, index: int) -> dict[str, Callable[[], Any] | None]:
     """Each step of match `index`'s board page as its player to act, ready to run alone on prepared
     input (None: the site has no such step now): the presence mark, loading the match and seats, the
-    board's whole context (of which the engine's view and legal moves, the presenter, the chat's Django
-    template, a board still drawn by a Django template), the Jinja2 page, its frame alone, and gzip."""
+    board's whole context (of which the engine's view and legal moves, the presenter, a board still drawn
+    by a Django template), the chat's template, the Jinja2 page, its frame alone, and gzip."""
     from django.template import engines
-    from django.template.loader import render_to_string
     from django.utils.text import compress_string
 
     from accounts.models import User
@@ -175,6 +174,7 @@ def step_calls(loaded: Loaded, index: int) -> dict[str, Callable[[], Any] | None
     context = views.match_context(request, match)
     page = engines["jinja2"].get_template("games/match.html")
     frame = engines["jinja2"].from_string('{% extends "base.html" %}')
+    chat = engines["jinja2"].get_template("games/_chat.html")  # drawn inside the board's templates
     html = page.render(context, request).encode()
     return {
         "presence": presence_call(match_id, user),
@@ -183,7 +183,7 @@ def step_calls(loaded: Loaded, index: int) -> dict[str, Callable[[], Any] | None
         "view": lambda: engine.view(match.state, seat),
         "legal": lambda: engine.legal_moves(match.state, seat),
         "presenter": lambda: presenters.board_context(match.game, pv, {}),
-        "chat": lambda: render_to_string("games/_chat.html", {"pv": pv}, request=request),
+        "chat": lambda: chat.render({"pv": pv}, request),
         "django_board": (lambda: legacy(request, pv)) if legacy and isinstance(pv.board, dict) else None,
         "templates": lambda: page.render(context, request),
         "frame": lambda: frame.render({}, request),
@@ -207,7 +207,7 @@ def breakdown(loaded: Loaded, game: str, bare_ms: float) -> dict[str, Any]:
     late = loaded.pick(game, late=True)[0]
     parts: dict[str, Any] = {"bare": bare_ms, **page_parts(loaded, late), **step_parts(loaded, late)}
     parts["page_move1"] = page_parts(loaded, loaded.pick(game, late=False)[0])["page"]
-    inside = ("view", "legal", "presenter", "chat", "django_board")
+    inside = ("view", "legal", "presenter", "django_board")
     parts["context_rest"] = parts["context"] - sum(parts[key] for key in inside)
     outside = ("bare", "presence", "match", "context", "templates", "gzip")
     parts["other"] = parts["page"] - sum(parts[key] for key in outside)
