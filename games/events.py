@@ -134,6 +134,16 @@ def subscribe(event_type: type[E], handler: Callable[[E], None], during: bool = 
         handlers.append(handler)
 
 
+def subscriptions() -> list[tuple[str, str, bool]]:
+    """Every subscription made, as (event name, listener's dotted name, during the transaction): the
+    list docs/move-path.md shows, which a test holds to this."""
+    found = []
+    for during, table in ((True, _listeners.during), (False, _listeners.after_commit)):
+        for event_type, handlers in table.items():
+            found += [(event_type.__name__, f"{h.__module__}.{h.__qualname__}", during) for h in handlers]
+    return sorted(found)
+
+
 def publish(event: object) -> None:
     """Tell the listeners of `type(event)`: those `during` the transaction now, the others on commit."""
     for handler in _listeners.during.get(type(event), []):

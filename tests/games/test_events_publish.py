@@ -3,6 +3,7 @@ the same rows as before (ratings on MatchFinished, notifications on the start, t
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -158,3 +159,15 @@ def test_a_move_a_chat_message_and_a_lobby_join_each_publish_one_board_change(al
     three.refresh_from_db()
     assert three.status == Match.Status.OPEN and three.revision == 1
     assert [(e.match.pk, e.revision) for e in board_changes] == [(three.pk, 1)]
+
+
+def test_docs_list_every_subscription():
+    """docs/move-path.md's table of listeners is the one place a reader finds them: it lists exactly
+    the subscriptions the apps make."""
+    from pathlib import Path
+
+    table = (Path(__file__).resolve().parents[2] / "docs/move-path.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| `([\w.]+)` \| (in the transaction|after the commit) \|$", table, re.M)
+    documented = sorted((event, listener, when == "in the transaction") for event, listener, when in rows)
+    assert len(documented) >= 10
+    assert documented == events.subscriptions()
