@@ -134,7 +134,7 @@ def create(game: str, players: int, seed: int, bot_last: bool, users, cl) -> tup
         seats.append(seat_spec("bot", "random"))
     match_seed = random.Random(f"{game}/{players}/{seed}").getrandbits(128)
     with mock.patch("games.actions.lobby.secrets.randbits", return_value=match_seed):
-        match = actions.create_match(users[people[0]], game, seats, {})
+        match = actions.create_match(users[people[0]], game, seats, options={})
         for name in people[1:]:
             cl[name].post(f"/matches/{match.pk}/join/")
     match.refresh_from_db()

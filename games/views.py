@@ -139,11 +139,11 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 request.user,
                 slug,
                 form.cleaned_data["seats"],
-                form.cleaned_data["options"],
-                form.cleaned_data["time_preset"],
-                form.cleaned_data.get("custom_clock"),
-                form.cleaned_data["weekend_pause"],
-                form.cleaned_data["spectators_read_chat"],
+                options=form.cleaned_data["options"],
+                time_preset=form.cleaned_data["time_preset"],
+                custom_clock=form.cleaned_data.get("custom_clock"),
+                weekend_pause=form.cleaned_data["weekend_pause"],
+                spectators_read_chat=form.cleaned_data["spectators_read_chat"],
                 rated=form.cleaned_data["rated"],
             )
         except actions.ActionError as error:

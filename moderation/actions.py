@@ -44,14 +44,14 @@ def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
         if match.status == Match.Status.CANCELLED:
             raise ActionError(gettext("This match was cancelled."))
         message = ChatMessage.objects.create(match=match, author=user, text=text)
-        game_actions.save_board_change(match, [])  # the board fragment shows the chat: polls pick it up
+        game_actions.save_board_change(match, fields=[])  # the board fragment shows the chat: polls pick it up
         queue_on_commit(
             "notifications.tasks.notify_chat", message.pk
         )  # the other players' inbox, email and push (issue 29)
         return message
 
 
-def report_message(message_id: int, user: User, reason: str = "") -> Report:
+def report_message(message_id: int, user: User, *, reason: str = "") -> Report:
     game_actions.check_can_play(user)
     message = ChatMessage.objects.select_related("match").filter(pk=message_id, hidden=False).first()
     if message is None or not can_read_chat(message.match, user):
@@ -104,7 +104,7 @@ def hide_message(moderator: User, message_id: int, reason: str) -> None:
         message.hidden = True
         message.save(update_fields=["hidden"])
         message.reports.filter(status=Report.Status.OPEN).update(status=Report.Status.HIDDEN)
-        game_actions.save_board_change(message.match, [])  # read without the row lock: F() adds one
+        game_actions.save_board_change(message.match, fields=[])  # read without the row lock: F() adds one
         _log(moderator, "hide message", reason, message=message, target_user=message.author, match=message.match)
 
 

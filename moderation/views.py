@@ -34,7 +34,7 @@ def chat(request: HttpRequest, match_id: int) -> HttpResponse:
 def report(request: HttpRequest, message_id: int) -> HttpResponse:
     message = ChatMessage.objects.filter(pk=message_id).first()
     try:
-        actions.report_message(message_id, request.user, request.POST.get("reason", ""))
+        actions.report_message(message_id, request.user, reason=request.POST.get("reason", ""))
         messages.success(request, gettext("Thank you: a moderator will look at this message."))
     except ActionError as problem:
         messages.error(request, str(problem))

@@ -30,7 +30,7 @@ def pool_of(seats: list[Seat]) -> str:
     return Pool.BOTS if any(seat.user_id is None for seat in seats) else Pool.PEOPLE
 
 
-def outcome_of(result: dict[str, Any], seat: int, resigned: frozenset[int] = frozenset()) -> str:
+def outcome_of(result: dict[str, Any], seat: int, *, resigned: frozenset[int] = frozenset()) -> str:
     if seat in resigned:  # ruling SITE-RESIGN: lost, whatever the bot that played the seat on did
         return RatingChange.Outcome.LOST
     winners = set(result.get("winners") or [])
@@ -40,7 +40,7 @@ def outcome_of(result: dict[str, Any], seat: int, resigned: frozenset[int] = fro
 
 
 def teams_and_ranks(
-    game: str, result: dict[str, Any], numbers: list[int], resigned: frozenset[int] = frozenset()
+    game: str, result: dict[str, Any], numbers: list[int], *, resigned: frozenset[int] = frozenset()
 ) -> tuple[list[list[int]], list[int]]:
     """OpenSkill's teams (lists of seat numbers) and ranks (1 is best, equal ranks tie).
 
@@ -92,7 +92,7 @@ def do_rate_finished_match(match: Match) -> list[RatingChange]:
     ratings = _ratings_locked(match.game, pool_of(seats), seats)
     numbers = [seat.number for seat in seats]
     resigned = frozenset(seat.number for seat in seats if seat.resigned)
-    teams, ranks = teams_and_ranks(match.game, match.result, numbers, resigned)
+    teams, ranks = teams_and_ranks(match.game, match.result, numbers, resigned=resigned)
     before = {n: (ratings[n].mu, ratings[n].sigma) for n in numbers}
     rated = MODEL.rate(
         [[MODEL.rating(mu=before[n][0], sigma=before[n][1]) for n in team] for team in teams], ranks=ranks
@@ -114,7 +114,7 @@ def do_rate_finished_match(match: Match) -> list[RatingChange]:
                 match=match,
                 seat=number,
                 rating=rating,
-                outcome=outcome_of(match.result, number, resigned),
+                outcome=outcome_of(match.result, number, resigned=resigned),
                 mu_before=mu_before,
                 sigma_before=sigma_before,
                 mu_after=rating.mu,

@@ -20,7 +20,7 @@ def start_match(creator, others, game="solitaire-chess", options=None) -> Match:
     seats = [SeatSpec("me")]
     for other in others:
         seats.append(SeatSpec("bot", other) if isinstance(other, str) else SeatSpec("invite", other.username))
-    match = actions.create_match(creator, game, seats, options or {})
+    match = actions.create_match(creator, game, seats, options=options or {})
     for other in others:
         if not isinstance(other, str):
             actions.do_join(match.pk, other)
@@ -120,7 +120,7 @@ def play_against_random_bots(user, slug: str, capture) -> Match:
     engine = get_engine(slug)
     bots = [SeatSpec("bot", "random") for _ in range(engine.min_players - 1)]
     with capture(execute=True):
-        match = actions.create_match(user, slug, [SeatSpec("me"), *bots], SHORT_OPTIONS.get(slug))
+        match = actions.create_match(user, slug, [SeatSpec("me"), *bots], options=SHORT_OPTIONS.get(slug))
     for _ in range(engine.max_moves(engine.min_players, match.options)):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:

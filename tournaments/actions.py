@@ -116,7 +116,7 @@ def lock_tournament(tournament_id: int) -> Tournament:
         raise ActionError(gettext("There is no such tournament.")) from None
 
 
-def rating_of(game: str, user_id: int | None, bot_level: str = "") -> int:
+def rating_of(game: str, user_id: int | None, *, bot_level: str = "") -> int:
     """The displayed rating used for bounds and seeds (a player's people pool; a bot's own)."""
     if user_id is None:
         row = Rating.objects.filter(game=game, pool=Pool.BOTS, user=None, bot_level=bot_level).first()
@@ -175,7 +175,7 @@ def do_join(tournament_id: int, user: User) -> Entry:
         return entry
 
 
-def tell_entrants(tournament: Tournament, kind: str, tell_organiser: bool = True) -> None:
+def tell_entrants(tournament: Tournament, kind: str, *, tell_organiser: bool = True) -> None:
     """A tournament notification to every player entered (bots hear nothing), written in the
     caller's transaction; emails and pushes go once it commits. A player who withdrew or was
     disqualified is out of it: they hear no more of it (issue 26)."""
@@ -259,7 +259,9 @@ def _cancel_locked(tournament: Tournament, reason: str, tell_organiser: bool = T
     tournament.ended = timezone.now()
     tournament.end_reason = reason[:300]
     tournament.save(update_fields=["status", "ended", "end_reason"])
-    tell_entrants(tournament, Kind.TOURNAMENT_OVER, tell_organiser)  # "cancelled", never the moderator's reason
+    tell_entrants(
+        tournament, Kind.TOURNAMENT_OVER, tell_organiser=tell_organiser
+    )  # "cancelled", never the moderator's reason
 
 
 def _check_organiser_before_start(tournament: Tournament, user: User) -> None:
@@ -424,7 +426,7 @@ def do_advance_if_round_over(tournament_id: int) -> str:
             return ""  # a fixed schedule: the next round not before its time
         if not all_over and (due is None or knockout):  # on schedule, only a knockout waits for its winners
             return ""
-        pair_round(tournament, tables)
+        pair_round(tournament, tables=tables)
         return "paired"
 
 
@@ -442,7 +444,7 @@ def _finish(tournament: Tournament, tables) -> None:
     tell_entrants(tournament, Kind.TOURNAMENT_OVER)
 
 
-def pair_round(tournament: Tournament, tables=None) -> Round:
+def pair_round(tournament: Tournament, *, tables=None) -> Round:
     """Pair round current_round + 1 and create its matches (called with the tournament locked)."""
     if tables is None:
         tables = read_tables(tournament, rounds_with_tables(tournament))

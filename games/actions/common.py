@@ -48,7 +48,7 @@ class MatchOver(ActionError):
     status = 409
 
 
-def save_board_change(match: Match, fields: list[str] | None = None) -> None:
+def save_board_change(match: Match, *, fields: list[str] | None = None) -> None:
     """Save the match (these `fields`, or all of it) with its revision one higher: the board changed.
 
     Idle polls compare Match.revision, so it must grow at every change and never repeat or go back,

@@ -73,7 +73,7 @@ def do_deadlines(match_id: int, version: int) -> list[str]:
                 late.append(seat.number)
         previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
         if done:  # a reserve period started (or a bot was asked again): the board's clock moved
-            save_board_change(match, ["deadline"])
+            save_board_change(match, fields=["deadline"])
         else:
             match.save(update_fields=["deadline"])
         if not late:  # a consequence below runs the clocks (and queues) again

@@ -40,6 +40,7 @@ def create_match(
     user: User,
     game: str,
     seats: list[SeatSpec],
+    *,
     options: dict[str, Any] | None = None,
     time_preset: str = "daily",
     custom_clock: tuple[int, int, int] | None = None,
@@ -164,7 +165,7 @@ def do_join(match_id: int, user: User) -> Match:
             seat.user = user
         seat.accepted = True
         seat.save(update_fields=["user", "accepted"])
-        save_board_change(match, [])
+        save_board_change(match, fields=[])
         _start_if_full(match, user)
         return match
 
@@ -182,7 +183,7 @@ def do_leave(match_id: int, user: User) -> Match:
             raise Conflict(gettext("You created this match: cancel it instead."))
         seat.user, seat.accepted = None, False
         seat.save(update_fields=["user", "accepted"])
-        save_board_change(match, [])
+        save_board_change(match, fields=[])
         return match
 
 
@@ -195,7 +196,7 @@ def do_cancel(match_id: int, user: User) -> Match:
             raise ActionError(gettext("Only a match that has not started can be cancelled."))
         match.status = Match.Status.CANCELLED
         match.ended = timezone.now()
-        save_board_change(match, ["status", "ended"])
+        save_board_change(match, fields=["status", "ended"])
         return match
 
 
@@ -234,7 +235,7 @@ def do_fill_seat(match_id: int, user: User, seat_number: int, spec: SeatSpec) ->
         seat.save(update_fields=["user", "bot_level", "accepted"])
         if seat.user_id:
             publish(PlayerInvited(match, match.version, user=seat.user, key=match.revision))
-        save_board_change(match, [])
+        save_board_change(match, fields=[])
         _start_if_full(match, user)
         return match
 

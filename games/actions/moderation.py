@@ -29,7 +29,7 @@ def do_abort(match_id: int, by_user: User, reason: str) -> Match:
         return match
 
 
-def abort_locked(match: Match, reason: str, notify_except: User | None = None) -> None:
+def abort_locked(match: Match, reason: str, *, notify_except: User | None = None) -> None:
     """End a match (its row locked) with no result and no rating: a moderator's abort, a player's
     (ruling SITE-ABORT) or the worker's when the first player never moved. The players hear of it as
     of any other end (the "finished" notification), but for the one who aborted it."""
@@ -54,7 +54,7 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
         seat.handed_to_bot = True
         seat.bot_level = "normal" if "normal" in get_bots(engine.slug) else "random"
         seat.save(update_fields=["handed_to_bot", "bot_level"])
-        save_board_change(match, [])
+        save_board_change(match, fields=[])
         publish(SeatHandedToBot(match, match.version, seat=seat_number, reason=SeatHandedToBot.MODERATION))
         if seat.to_act:
             queue_bot_moves(match)

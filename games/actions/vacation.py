@@ -15,7 +15,7 @@ from games.models import Match, Seat
 VACATION_DAYS_PER_YEAR = 14
 
 
-def vacation_seconds_left(user: User, now=None) -> int:
+def vacation_seconds_left(user: User, *, now=None) -> int:
     now = now or timezone.now()
     used = user.vacation_seconds_used if user.vacation_year == now.year else 0
     if user.vacation_started is not None:
@@ -32,7 +32,7 @@ def start_vacation(user: User) -> None:
             raise ActionError(gettext("Your vacation has already started."))
         if user.vacation_year != now.year:
             user.vacation_year, user.vacation_seconds_used = now.year, 0
-        if vacation_seconds_left(user, now) <= 0:
+        if vacation_seconds_left(user, now=now) <= 0:
             raise ActionError(gettext("You have used all your vacation days this year."))
         user.vacation_started = now
         user.save(update_fields=["vacation_started", "vacation_year", "vacation_seconds_used"])
@@ -79,7 +79,7 @@ def _change_clocks(user: User, change) -> None:
                 change(match, seat)
                 seat.save(update_fields=["paused_seconds", "deadline", "remind_at"])
         previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
-        save_board_change(match, ["deadline"])
+        save_board_change(match, fields=["deadline"])
         queue_deadline_task(match, seats, previous_deadline)
 
 

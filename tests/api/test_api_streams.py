@@ -329,7 +329,7 @@ def test_the_account_stream_tells_turns_starts_ends_invitations_chat_and_the_inb
 
 def start_invitation(creator, invitee) -> Match:
     seats = [actions.SeatSpec("me"), actions.SeatSpec("invite", invitee.username)]
-    return actions.create_match(creator, "solitaire-chess", seats, {})
+    return actions.create_match(creator, "solitaire-chess", seats, options={})
 
 
 # --- the long poll ---------------------------------------------------------------------------------------

@@ -169,7 +169,7 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, l
     rng = random.Random(f"{slug}:{players}:{sorted(options.items())}")
     with time_machine.travel("2026-11-20 12:00Z", tick=False), translation.override(language):
         seats = [SeatSpec("me")] + [SeatSpec("invite", u.username) for u in users[1:]]
-        match = actions.create_match(users[0], slug, seats, options)
+        match = actions.create_match(users[0], slug, seats, options=options)
         for user in users[1:]:
             actions.do_join(match.pk, user)
         match.refresh_from_db()
@@ -273,7 +273,7 @@ def test_private_notes_reach_their_writer_alone(slug, make_user):
     users = [make_user(f"p{i}") for i in range(engine.min_players)]
     watcher = make_user("watcher")
     seats = [SeatSpec("me")] + [SeatSpec("invite", u.username) for u in users[1:]]
-    match = actions.create_match(users[0], slug, seats, {})
+    match = actions.create_match(users[0], slug, seats, options={})
     for user in users[1:]:
         actions.do_join(match.pk, user)
     match.refresh_from_db()

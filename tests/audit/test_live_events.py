@@ -50,7 +50,7 @@ def test_a_whole_match_publishes_only_revisions_and_counts(slug, make_user, sent
     rng = random.Random(slug)
     with django_capture_on_commit_callbacks(execute=True):
         seats = [SeatSpec("me")] + [SeatSpec("invite", u.username) for u in users[1:]]
-        match = actions.create_match(users[0], slug, seats, {"lives": 2} if slug == "dizzy-duo-battle" else {})
+        match = actions.create_match(users[0], slug, seats, options={"lives": 2} if slug == "dizzy-duo-battle" else {})
         for user in users[1:]:
             actions.do_join(match.pk, user)
     secrets = {str(Match.objects.get(pk=match.pk).state["rng"]["seed"])}

@@ -44,7 +44,7 @@ def test_the_admin_replay_rebuilds_the_stored_state(slug, alice, staff_client, d
     bots = [SeatSpec("bot", "random") for _ in range(engine.min_players - 1)]
     # The human seat plays random legal moves too, through the same action as the pages.
     with django_capture_on_commit_callbacks(execute=True):
-        match = actions.create_match(alice, slug, [SeatSpec("me"), *bots], SHORT_OPTIONS.get(slug))
+        match = actions.create_match(alice, slug, [SeatSpec("me"), *bots], options=SHORT_OPTIONS.get(slug))
     for _ in range(engine.max_moves(engine.min_players, match.options)):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:

@@ -29,7 +29,11 @@ POLL_WAIT_MS = 20_000  # the board polls every 2 s; a loaded machine may take mu
 
 def start(creator, other, game="solitaire-chess", preset="live", options=None) -> Match:
     match = actions.create_match(
-        creator, game, [actions.SeatSpec("me"), actions.SeatSpec("invite", other.username)], options or {}, preset
+        creator,
+        game,
+        [actions.SeatSpec("me"), actions.SeatSpec("invite", other.username)],
+        options=options or {},
+        time_preset=preset,
     )
     actions.do_join(match.pk, other)
     match.refresh_from_db()

@@ -183,7 +183,7 @@ def test_resigning_a_bigger_game_hands_the_seat_to_a_bot_and_ranks_the_player_la
     assert RatingChange.objects.get(match=match, seat=seat.number).outcome == "lost"
     # Ranked last whatever the bot did: below every other seat.
     numbers = [s.number for s in match.seats.all()]
-    teams, ranks = teams_and_ranks(match.game, match.result, numbers, frozenset({seat.number}))
+    teams, ranks = teams_and_ranks(match.game, match.result, numbers, resigned=frozenset({seat.number}))
     rank_of = {n: rank for team, rank in zip(teams, ranks) for n in team}
     assert all(rank_of[seat.number] > rank_of[n] for n in numbers if n != seat.number)
     for user in others:
@@ -194,9 +194,13 @@ def test_resigning_a_bigger_game_hands_the_seat_to_a_bot_and_ranks_the_player_la
 
 
 def test_a_resigned_seat_ranks_last_even_among_the_winners():
-    teams, ranks = teams_and_ranks("dizzy-duo-battle", {"winners": [1], "draw": False}, [0, 1, 2], frozenset({1}))
+    teams, ranks = teams_and_ranks(
+        "dizzy-duo-battle", {"winners": [1], "draw": False}, [0, 1, 2], resigned=frozenset({1})
+    )
     assert dict(zip(map(tuple, teams), ranks)) == {(0,): 1, (2,): 1, (1,): 2}  # the winner resigned: the rest tie
-    teams, ranks = teams_and_ranks("lizzy-ghosties", {"winners": [0, 1], "draw": False}, [0, 1, 2, 3], frozenset({0}))
+    teams, ranks = teams_and_ranks(
+        "lizzy-ghosties", {"winners": [0, 1], "draw": False}, [0, 1, 2, 3], resigned=frozenset({0})
+    )
     assert dict(zip(map(tuple, teams), ranks)) == {(1,): 1, (2, 3): 2, (0,): 3}
 
 

@@ -66,7 +66,9 @@ def queue_twice_more(match_id: int, deadline: datetime) -> None:
 def death_match(alice, bob, preset: str, **clock) -> Match:
     """A Solitaire Chess Death Match of alice against bob (lost on time, SC-7), created, not joined."""
     seats = [actions.SeatSpec("me"), actions.SeatSpec("invite", bob.username)]
-    return actions.create_match(alice, "solitaire-chess", seats, {"ruleset": "death"}, preset, **clock)
+    return actions.create_match(
+        alice, "solitaire-chess", seats, options={"ruleset": "death"}, time_preset=preset, **clock
+    )
 
 
 def lost_on_time(match: Match, seconds: float) -> tuple[Match, Move]:

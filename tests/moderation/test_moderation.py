@@ -205,7 +205,7 @@ def test_every_writer_raises_the_revision_by_one_from_what_is_stored(match, alic
     """Two copies of a match read at the same revision, each saved as a board change: no repeat."""
     first, second = Match.objects.get(pk=match.pk), Match.objects.get(pk=match.pk)
     start = first.revision
-    actions.save_board_change(first, [])
-    actions.save_board_change(second, [])
+    actions.save_board_change(first, fields=[])
+    actions.save_board_change(second, fields=[])
     assert (first.revision, second.revision) == (start + 1, start + 2)
     assert Match.objects.get(pk=match.pk).revision == start + 2

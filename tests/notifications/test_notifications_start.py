@@ -37,7 +37,9 @@ def rows_of(user) -> list[tuple[str, int]]:
 def test_the_creator_to_move_hears_when_the_invitee_joins(alice, bob, endpoint, django_capture_on_commit_callbacks):
     alices_phone = device_for(alice, endpoint, "alice")
     with django_capture_on_commit_callbacks(execute=True):
-        match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], FIRST)
+        match = actions.create_match(
+            alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], options=FIRST
+        )
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         actions.do_join(match.pk, bob)
@@ -64,7 +66,7 @@ def _bell(user) -> str:
 def test_the_first_move_after_the_start_notifies_the_other_player_once(alice, bob):
     from games.engines.registry import get_engine
 
-    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], FIRST)
+    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], options=FIRST)
     actions.do_join(match.pk, bob)
     match.refresh_from_db()
     engine = get_engine(match.game)
@@ -77,7 +79,9 @@ def test_the_first_move_after_the_start_notifies_the_other_player_once(alice, bo
 
 def test_a_creator_who_starts_the_match_hears_nothing(alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("bot", "random")], FIRST)
+        match = actions.create_match(
+            alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("bot", "random")], options=FIRST
+        )
     match.refresh_from_db()
     assert match.status == match.Status.ACTIVE and match.seats.get(number=0).to_act
     assert rows_of(alice) == [] and mail.outbox == []
@@ -85,7 +89,7 @@ def test_a_creator_who_starts_the_match_hears_nothing(alice, django_capture_on_c
 
 def test_the_creator_not_to_move_hears_that_it_started(alice, bob):
     """bob's seat opens: the join that starts it tells the waiting creator that it started."""
-    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], SECOND)
+    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], options=SECOND)
     actions.do_join(match.pk, bob)
     match.refresh_from_db()
     assert match.seats.get(to_act=True).user == bob
@@ -95,7 +99,7 @@ def test_the_creator_not_to_move_hears_that_it_started(alice, bob):
 
 def test_live_matches_tell_the_start_not_the_turn(alice, bob):
     seats = [SeatSpec("me"), SeatSpec("invite", "bob")]
-    match = actions.create_match(alice, "solitaire-chess", seats, FIRST, time_preset="live")
+    match = actions.create_match(alice, "solitaire-chess", seats, options=FIRST, time_preset="live")
     actions.do_join(match.pk, bob)
     assert rows_of(alice) == [(Kind.STARTED, 0)]
 

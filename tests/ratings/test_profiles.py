@@ -114,9 +114,9 @@ def test_rematch_same_seats_options_and_clock(alice, bob, client_for):
         alice,
         "dizzy-duo-battle",
         [SeatSpec("bot", "random"), SeatSpec("me"), SeatSpec("invite", "bob")],
-        {"lives": 4},
-        "custom",
-        (3600, 2, 600),
+        options={"lives": 4},
+        time_preset="custom",
+        custom_clock=(3600, 2, 600),
         spectators_read_chat=True,
         rated=False,
     )

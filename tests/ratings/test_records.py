@@ -26,7 +26,7 @@ def finished_against_a_bot(user, capture, slug: str = "solitaire-chess") -> Matc
     """`user` against a random bot, both playing legal moves through the real actions to the end."""
     engine = get_engine(slug)
     with capture(execute=True):
-        match = actions.create_match(user, slug, [SeatSpec("me"), SeatSpec("bot", "random")], {})
+        match = actions.create_match(user, slug, [SeatSpec("me"), SeatSpec("bot", "random")], options={})
     for _ in range(engine.max_moves(2, match.options)):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
@@ -187,7 +187,7 @@ def test_an_aborted_match_has_a_replay_and_a_record(alice, bob, make_user, clien
 
 def test_a_match_aborted_before_it_started_has_no_replay(alice, bob, make_user, client):
     moderator = make_user("mod", is_staff=True)
-    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], {})
+    match = actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "bob")], options={})
     moderation.abort(moderator, match.pk, "never started")
     for url in (f"/matches/{match.pk}/replay/", f"/matches/{match.pk}/record.json"):
         assert client.get(url).status_code == 404

@@ -183,7 +183,7 @@ def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make
     moderator = make_user("nlmod", is_staff=True, is_superuser=True, language="nl", time_zone="Europe/Amsterdam")
     running = start_match(alice, [bob])
     finish(start_match(bob, ["random"]))
-    actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")], {})
+    actions.create_match(alice, "solitaire-chess", [SeatSpec("me"), SeatSpec("open")], options={})
     paths = [
         "/admin/games/match/",
         "/admin/games/match/?q=bob&o=-6.2",
