@@ -22,10 +22,12 @@ from django.db import transaction
 
 @dataclass(frozen=True)
 class MatchEvent:
-    """Something happened to `match` (the locked row, as saved) at `version`."""
+    """Something happened to `match` (the locked row, as saved) at `version`. `seats`: the match's
+    seats with their users, as the action holds them, so that no listener has to find them again."""
 
     match: Any
     version: int
+    seats: tuple[Any, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -51,16 +53,19 @@ class BoardChanged(MatchEvent):
     """Match.revision grew to `revision` (the integer as saved): a move, a timeout, a chat message, a
     lobby join or leave, a vacation... Published by games.actions.common.save_board_change, the one
     writer of the revision, once per call; also by create_match for a new match left open (revision 0),
-    which no save_board_change announces. The live channel hears it after the commit."""
+    which no save_board_change announces. The live channel hears it after the commit. `user_ids`: the
+    players seated, whose counts of matches to play may have changed."""
 
     revision: int
+    user_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class TurnStarted(MatchEvent):
-    """`seats` (numbers) began a turn at `version`; `mover` made the move that gave it (None at the start)."""
+    """`to_move` (seat numbers) began a turn at `version`; `mover` made the move that gave it (None at
+    the start)."""
 
-    seats: tuple[int, ...] = ()
+    to_move: tuple[int, ...] = ()
     mover: int | None = None
 
 

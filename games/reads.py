@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.core.cache import cache
+from django.db.models import Prefetch, prefetch_related_objects
 
 from accounts.models import User
 from games.engines.base import Engine
@@ -18,6 +19,13 @@ ARCHIVED_LOGS_SECONDS = 24 * 3600
 
 def engine_of(match: Match) -> Engine:
     return get_engine(match.game)
+
+
+def seats_with_users(match: Match) -> list[Seat]:
+    """The match's seats with their users, in seat order: loaded once, then the same objects again for
+    every later caller of the same match object (prefetch_related_objects skips what is loaded)."""
+    prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return list(match.seats.all())
 
 
 def held_seat(seats: Iterable[Seat], user: User) -> Seat | None:

@@ -44,16 +44,11 @@ def board_changed(event: Any) -> None:
     """A games.events.BoardChanged, after its commit (subscribed in connect()): the match's revision as
     saved, "turns" to its seated players, and the lobby when the match is open, has just started or
     was cancelled. The match object is the action's, as it stands at the commit."""
-    from games.models import Match, Seat
+    from games.models import Match
 
     match = event.match
     publish_match(match.pk, event.revision)
-    seats = getattr(match, "_prefetched_objects_cache", {}).get("seats")
-    if seats is not None:
-        user_ids = {seat.user_id for seat in seats if seat.user_id}
-    else:
-        user_ids = set(Seat.objects.filter(match_id=match.pk, user__isnull=False).values_list("user_id", flat=True))
-    for user_id in sorted(user_ids):
+    for user_id in sorted(set(event.user_ids)):
         publish_user(user_id, "turns")
     if match.status == Match.Status.OPEN or match.version == 0 or match.status == Match.Status.CANCELLED:
         publish_lobby()

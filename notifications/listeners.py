@@ -20,16 +20,9 @@ from games.events import (
     TurnStarted,
     subscribe,
 )
-from games.models import Match, Seat
+from games.models import Seat
 from notifications.models import Kind, Notification
 from notifications.service import notify, notify_all
-
-
-def _seats(match: Match) -> list[Seat]:
-    """The match's seats with their users: the ones the action prefetched (and updated), if it did."""
-    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
-        return list(match.seats.all())
-    return list(match.seats.select_related("user"))
 
 
 def _is_player(seat: Seat) -> bool:
@@ -38,7 +31,7 @@ def _is_player(seat: Seat) -> bool:
 
 def on_match_finished(event: MatchFinished) -> None:
     """Every player hears of the end, however it came (an abort too), but the one who aborted it."""
-    for seat in _seats(event.match):
+    for seat in event.seats:
         if _is_player(seat) and seat.user_id != event.quiet_user_id:
             notify(event.match, seat.user, Kind.FINISHED, event.version)
 
@@ -50,7 +43,7 @@ def on_match_started(event: MatchStarted) -> None:
     that started by nobody's request (a tournament's pairing) tells everyone."""
     match, starter_id = event.match, event.starter_id
     live = clock.is_live(match.turn_seconds)
-    for seat in _seats(match):
+    for seat in event.seats:
         if not seat.user_id or seat.is_bot or seat.user_id == starter_id == match.created_by_id:
             continue
         their_turn = seat.number in event.to_move and not live and seat.user_id != starter_id
@@ -76,8 +69,8 @@ def on_turn_started(event: TurnStarted) -> None:
     match = event.match
     if event.version == 0 or clock.is_live(match.turn_seconds):
         return
-    for seat in _seats(match):
-        if seat.number in event.seats and seat.user_id and not seat.is_bot and seat.number != event.mover:
+    for seat in event.seats:
+        if seat.number in event.to_move and seat.user_id and not seat.is_bot and seat.number != event.mover:
             notify(match, seat.user, Kind.YOUR_TURN, event.version)
 
 
@@ -85,7 +78,7 @@ def on_seat_handed_to_bot(event: SeatHandedToBot) -> None:
     """The player whose third timeout in a row gave their seat to a bot hears of it (ruling ALL-4)."""
     if event.reason != SeatHandedToBot.TIMEOUTS:
         return
-    seat = next((s for s in _seats(event.match) if s.number == event.seat), None)
+    seat = next((s for s in event.seats if s.number == event.seat), None)
     if seat is not None:
         notify(event.match, seat.user, Kind.HANDED_TO_BOT, event.version)
 

@@ -48,19 +48,26 @@ class MatchOver(ActionError):
     status = 409
 
 
-def save_board_change(match: Match, *, fields: list[str] | None = None) -> None:
+def save_board_change(match: Match, *, fields: list[str] | None = None, seats: list[Seat] | None = None) -> None:
     """Save the match (these `fields`, or all of it) with its revision one higher: the board changed.
 
     Idle polls compare Match.revision, so it must grow at every change and never repeat or go back,
     even for a caller that holds no row lock: the database adds one to what it stores (F), not to
     a value this process read earlier. Every writer of the revision goes through here, so its
-    BoardChanged event (games.events) is how the apps hear of every change of the board."""
+    BoardChanged event (games.events) is how the apps hear of every change of the board. `seats`: the
+    match's seats, when the caller holds them (else their players are read)."""
     match.revision = F("revision") + 1
     match.save(update_fields=None if fields is None else [*fields, "revision"])
     match.refresh_from_db(fields=["revision"])  # the integer the database stored, for the event too
     if match.is_over and (fields is None or "status" in fields):
         Seat.objects.filter(match=match, match_over=False).update(match_over=True)
-    publish(BoardChanged(match, match.version, match.revision))
+    publish(BoardChanged(match, match.version, match.revision, user_ids=seated_user_ids(match, seats=seats)))
+
+
+def seated_user_ids(match: Match, *, seats: list[Seat] | None = None) -> tuple[int, ...]:
+    if seats is None:
+        return tuple(Seat.objects.filter(match=match, user__isnull=False).values_list("user_id", flat=True))
+    return tuple(seat.user_id for seat in seats if seat.user_id)
 
 
 def lock_match(match_id: int) -> Match:

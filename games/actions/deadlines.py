@@ -18,7 +18,7 @@ from games.engines.registry import get_bots
 from games.engines.words import Msg, gettext_noop
 from games.events import ReminderDue, SeatHandedToBot, publish
 from games.models import Match, Move, Seat
-from games.reads import engine_of
+from games.reads import engine_of, seats_with_users
 
 
 def _engine_timeout(match: Match, engine: Engine, seat_number: int) -> None:
@@ -118,7 +118,8 @@ def _bot_plays_late_turn(match: Match, engine: Engine, seat: Seat) -> None:
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_BOT and not seat.handed_to_bot:
         seat.handed_to_bot, seat.bot_level = True, level
         seat.save(update_fields=["timeouts_in_row", "handed_to_bot", "bot_level"])
-        publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.TIMEOUTS))
+        seats = tuple(seats_with_users(match))
+        publish(SeatHandedToBot(match, match.version, seats=seats, seat=seat.number, reason=SeatHandedToBot.TIMEOUTS))
         if seat.to_act:
             queue_bot_moves(match)
     else:

@@ -18,6 +18,7 @@ from games.actions.common import (
     check_can_play,
     lock_match,
     save_board_change,
+    seated_user_ids,
 )
 from games.actions.play import after_start
 from games.engines.base import BadOptions, Engine
@@ -84,7 +85,9 @@ def create_match(
                 publish(PlayerInvited(match, match.version, user=row.user, key=0))
         _start_if_full(match, user)
         if match.status == Match.Status.OPEN:  # a start goes through save_board_change; a new open match not
-            publish(BoardChanged(match, match.version, match.revision))
+            publish(
+                BoardChanged(match, match.version, match.revision, user_ids=seated_user_ids(match, seats=seat_rows))
+            )
     return match
 
 

@@ -14,7 +14,7 @@ from games.engines.registry import get_bots
 from games.engines.words import Msg, words_of
 from games.events import MatchFinished, MoveMade, SeatHandedToBot, publish
 from games.models import Match, Seat
-from games.reads import engine_of
+from games.reads import engine_of, seats_with_users
 
 
 def do_abort(match_id: int, by_user: User, reason: str) -> Match:
@@ -39,8 +39,9 @@ def abort_locked(match: Match, reason: str, *, notify_except: User | None = None
     match.end_reason, match.end_reason_words = str(reason)[:200], words_of(reason)
     save_board_change(match)
     match.seats.update(to_act=False, deadline=None, turn_started=None, remind_at=None, paused_seconds=None)
-    publish(MoveMade(match, match.version))
-    publish(MatchFinished(match, match.version, quiet_user_id=getattr(notify_except, "pk", None)))
+    seats = tuple(seats_with_users(match))
+    publish(MoveMade(match, match.version, seats=seats))
+    publish(MatchFinished(match, match.version, seats=seats, quiet_user_id=getattr(notify_except, "pk", None)))
 
 
 def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
@@ -55,7 +56,8 @@ def do_hand_seat_to_bot(match_id: int, seat_number: int) -> Match:
         seat.bot_level = "normal" if "normal" in get_bots(engine.slug) else "random"
         seat.save(update_fields=["handed_to_bot", "bot_level"])
         save_board_change(match, fields=[])
-        publish(SeatHandedToBot(match, match.version, seat=seat_number, reason=SeatHandedToBot.MODERATION))
+        seats = tuple(seats_with_users(match))
+        publish(SeatHandedToBot(match, match.version, seats=seats, seat=seat_number, reason=SeatHandedToBot.MODERATION))
         if seat.to_act:
             queue_bot_moves(match)
         return match
@@ -80,6 +82,6 @@ def do_adjudicate(match_id: int, winners: list[int], reason: str) -> Match:
             stop_turn_clock(seat)
             seat.to_act = False
         Seat.objects.bulk_update(seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at"])
-        publish(MoveMade(match, match.version))
-        publish(MatchFinished(match, match.version))  # rated and told as any other end
+        publish(MoveMade(match, match.version, seats=tuple(seats)))
+        publish(MatchFinished(match, match.version, seats=tuple(seats)))  # rated and told as any other end
         return match

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -37,7 +36,7 @@ from games.engines.registry import get_spec
 from games.events import MatchFinished, MatchStarted, MoveMade, TurnStarted, publish
 from games.i18n import tr
 from games.models import HISTORY_TAIL, Match, Move, Seat, fill_names, seat_names
-from games.reads import engine_of, seat_of
+from games.reads import engine_of, seat_of, seats_with_users
 
 
 def parse_move(raw: str | dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +64,7 @@ def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any])
     with transaction.atomic():
         match = lock_match(match_id)
         check_move_fields(match, move)  # a malformed move is a 400 before any seat or turn is looked at
-        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        seats_with_users(match)  # loaded once for the whole move: the seat, the clocks, the events
         seat = seat_of(match, user)
         if seat is None:
             raise NotAllowed("You have no seat in this match.")
@@ -191,7 +190,7 @@ def _after_change(
     to_act = set(engine.to_act(match.state))
     result = ended or engine.result(match.state)
     now = timezone.now()
-    seats = _seats_with_users(match)
+    seats = seats_with_users(match)
     newly_to_act = []
     if result is not None:
         match.status = Match.Status.FINISHED
@@ -217,33 +216,32 @@ def _after_change(
         seats, ["to_act", "turn_started", "deadline", "paused_seconds", "remind_at", "timeouts_in_row"]
     )
     previous_deadline, match.deadline = match.deadline, earliest_deadline(seats)
-    save_board_change(match)
+    save_board_change(match, seats=seats)
     queue_deadline_task(match, seats, previous_deadline)
 
     newly = tuple(seat.number for seat in newly_to_act)
-    _announce(match, ended=result is not None, newly_to_act=newly, mover=mover, starter_id=starter_id)
+    _announce(match, tuple(seats), ended=result is not None, newly_to_act=newly, mover=mover, starter_id=starter_id)
     if any(seat.is_bot for seat in seats if seat.to_act):
         queue_bot_moves(match)
 
 
 def _announce(
-    match: Match, *, ended: bool, newly_to_act: tuple[int, ...], mover: Mover | None, starter_id: int | None
+    match: Match,
+    seats: tuple[Seat, ...],
+    *,
+    ended: bool,
+    newly_to_act: tuple[int, ...],
+    mover: Mover | None,
+    starter_id: int | None,
 ) -> None:
     """The one place a change of state is published (games.events): ratings rate on MatchFinished,
     notifications write "finished", "started" and "your turn" rows, the live channel tells the boards."""
     if match.version > 0:
-        publish(MoveMade(match, match.version, seat=mover and mover.seat, by_bot=bool(mover and mover.by_bot)))
+        by_bot = bool(mover and mover.by_bot)
+        publish(MoveMade(match, match.version, seats=seats, seat=mover and mover.seat, by_bot=by_bot))
     if ended:
-        publish(MatchFinished(match, match.version))
+        publish(MatchFinished(match, match.version, seats=seats))
     elif match.version == 0:
-        publish(MatchStarted(match, 0, starter_id=starter_id, to_move=newly_to_act))
+        publish(MatchStarted(match, 0, seats=seats, starter_id=starter_id, to_move=newly_to_act))
     if newly_to_act:
-        publish(TurnStarted(match, match.version, seats=newly_to_act, mover=mover and mover.seat))
-
-
-def _seats_with_users(match: Match) -> list[Seat]:
-    """The match's seats with their users: the prefetched ones when the caller loaded them."""
-    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
-        return list(match.seats.all())
-    prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    return list(match.seats.all())
+        publish(TurnStarted(match, match.version, seats=seats, to_move=newly_to_act, mover=mover and mover.seat))

@@ -14,7 +14,6 @@ match in the same way when its first player runs out of time without a move (gam
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
@@ -26,7 +25,7 @@ from games.engines.registry import get_bots
 from games.engines.words import Msg, logged
 from games.events import SeatHandedToBot, publish
 from games.models import Match, Seat
-from games.reads import can_abort, engine_of, held_seat
+from games.reads import can_abort, engine_of, held_seat, seats_with_users
 
 
 class NotNow(ActionError):
@@ -42,8 +41,7 @@ def _locked_with_seat(match_id: int, user: User) -> tuple[Match, Seat]:
     """The match, its row locked and its seats loaded, and the user's own seat in it."""
     check_can_play(user)
     match = lock_match(match_id)
-    prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    seat = held_seat(match.seats.all(), user)
+    seat = held_seat(seats_with_users(match), user)
     if seat is None:
         raise NotAllowed(gettext("You have no seat in this match."))
     if seat.resigned:
@@ -86,7 +84,9 @@ def _resign_seat(match: Match, seat: Seat, words: tuple[str, str] | None = None)
     if words is not None:
         entry = logged(words[1], name=f"{{p{seat.number}}}")
     record_resignation(match, engine, seat.number, entry, ended=None)
-    publish(SeatHandedToBot(match, match.version, seat=seat.number, reason=SeatHandedToBot.RESIGNED))
+    publish(
+        SeatHandedToBot(match, match.version, seats=tuple(seats), seat=seat.number, reason=SeatHandedToBot.RESIGNED)
+    )
 
 
 FORFEITED = gettext_noop("{name} is out of the tournament and loses this match.")
@@ -101,8 +101,7 @@ def do_forfeit(match_id: int, seat_number: int) -> Match:
     player, who may be banned. Nothing happens to a match over or a seat resigned already."""
     with transaction.atomic():
         match = lock_match(match_id)
-        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        seat = next((s for s in match.seats.all() if s.number == seat_number), None)
+        seat = next((s for s in seats_with_users(match) if s.number == seat_number), None)
         if seat is None or seat.resigned or match.status != Match.Status.ACTIVE:
             return match
         _resign_seat(match, seat, (FORFEITED, FORFEITED_BOT_PLAYS_ON))

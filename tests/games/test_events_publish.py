@@ -53,7 +53,7 @@ def test_a_start_a_move_and_a_resignation_publish_their_events_once(alice, bob, 
     assert heard[0].user == bob and heard[0].key == 0 and rows(match, Kind.INVITED) == ["bob"]
     heard.pop(0)
     started = heard[0]
-    assert started.version == 0 and started.starter_id == bob.pk and started.to_move == heard[1].seats
+    assert started.version == 0 and started.starter_id == bob.pk and started.to_move == heard[1].to_move
     heard.clear()
     mover = user_to_act(match)
     actions.do_move(match.pk, mover.user, match.version, first_legal(match, mover.number))
