@@ -41,12 +41,12 @@ lint: install
 bench: install
 	$(PY) bench/run.py $(BENCH_ARGS)
 
-# Issue 28: a million matches built by COPY beside a small database, both measured (bench/scale.py);
+# A million matches built by COPY beside a small database, both measured (bench/scale.py);
 # SCALE_ARGS="--scale 0.01" and so on. Not part of `make bench`: it takes most of 20 minutes.
 bench-scale: install
 	$(PY) bench/scale.py $(SCALE_ARGS)
 
-# The bots' round robin (issue 14): LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
+# The bots' round robin: LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
 ladder: install
 	$(PY) bench/ladder.py $(LADDER_ARGS)
 

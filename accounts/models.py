@@ -32,13 +32,13 @@ class User(AbstractUser):
     profile_hidden = models.BooleanField(
         default=False, verbose_name="Hide my profile from visitors who are not signed in"
     )
-    # A bot account (issue 18) plays only through the API; its name carries a robot mark everywhere.
+    # A bot account plays only through the API; its name carries a robot mark everywhere.
     is_bot = models.BooleanField(default=False)
-    # Issue 16: a short sound when it becomes your turn in a live match (static/js/clock.js).
+    # A short sound when it becomes your turn in a live match (static/js/clock.js).
     turn_sound = models.BooleanField(
         default=False, verbose_name="Play a short sound when it becomes my turn in a live match"
     )
-    # Issue 19: the member's language for pages and emails (accounts.middleware.UserLanguageMiddleware);
+    # The member's language for pages and emails (accounts.middleware.UserLanguageMiddleware);
     # empty: whatever the browser asks for. The language switch on every page sets it too.
     language = models.CharField(
         max_length=8,
@@ -54,7 +54,7 @@ class User(AbstractUser):
             # (games/admin.py), among 100,000 users without reading them all.
             models.Index(Upper("username"), name="user_username_upper"),
             models.Index(Upper("email"), name="user_email_upper"),
-            # The ten-minute task that ends used-up vacations reads only the players on one (issue 28).
+            # The ten-minute task that ends used-up vacations reads only the players on one.
             models.Index(
                 fields=["vacation_started"],
                 condition=models.Q(vacation_started__isnull=False),

@@ -1,4 +1,4 @@
-"""Challenges (issue 27): the site's lobby actions (create_match, do_join, do_leave, do_cancel) with
+"""Challenges: the site's lobby actions (create_match, do_join, do_leave, do_cancel) with
 who challenged whom and why a challenge was declined. Each change is one transaction; the lobby
 actions lock the match row and queue their side effects (the invitation's notification) on commit."""
 

@@ -1,4 +1,4 @@
-"""The public JSON API, /api/v1/ (issue 18): thin endpoints over games.actions and player_view.
+"""The public JSON API, /api/v1/: thin endpoints over games.actions and player_view.
 
 Every endpoint needs a personal token (`Authorization: Bearer dzy_…`) and counts against its rate
 limit. The OpenAPI schema is /api/v1/openapi.json and its documentation page /api/v1/docs.
@@ -128,7 +128,7 @@ def _filtered_seats(user, which: MatchFilter):
     seats = (
         Seat.objects.filter(user=user)
         .select_related("match")
-        .only(*SUMMARY_FIELDS)  # what a MatchSummary shows, never the state (issue 28: 100 rows a page)
+        .only(*SUMMARY_FIELDS)  # what a MatchSummary shows, never the state (100 rows a page)
         .exclude(match__status=Match.Status.CANCELLED)
     )
     playing = seats.filter(match__status=Match.Status.ACTIVE, accepted=True, handed_to_bot=False)
@@ -158,7 +158,7 @@ def my_matches(
     if before is not None:
         seats = seats.filter(match_id__lt=before)
     seats = list(seats.order_by("-match_id")[: limit + 1])
-    if len(seats) > limit:  # keyset paging (issue 27: the list stopped at the newest 100)
+    if len(seats) > limit:  # keyset paging (the list stopped at the newest 100)
         seats = seats[:limit]
         response["X-Next-Before"] = str(seats[-1].match_id)
         response["Link"] = (
@@ -303,6 +303,6 @@ def leave(request: HttpRequest, match_id: MatchId):
     return facts(get_match(match_id))
 
 
-# --- issue 27's endpoint groups, one module each ------------------------------------------------
+# --- the endpoint groups, one module each ------------------------------------------------
 for _module in (tokens, seeks, challenges, chat, export, tournaments, streams):
     api.add_router("/", _module.router)

@@ -18,7 +18,7 @@ from api.models import BOT, PLAY, READ, ApiToken
 class TokenAuth(HttpBearer):
     """`Authorization: Bearer dzy_…`: the user of a live token; request.api_token is the token.
 
-    Each endpoint needs a scope of the token (issue 27): `scope`, or when none is given "read" for a
+    Each endpoint needs a scope of the token: `scope`, or when none is given "read" for a
     GET and "play" for anything else. "play" is "bot" for a bot account. A token without it is a 403
     before the request's body is read; ANY lets every live token in (revoking itself)."""
 

@@ -2,8 +2,8 @@
 
 The event's UID is the match's, so a calendar app moves the event when the deadline moves; its
 SEQUENCE is the match's revision, which grows at every change of the board. Everything in it is
-public on the board page already (seat names and deadlines). Its words are in the owner's language
-(issue 19): a calendar app fetches it without a session, so the account's setting decides.
+public on the board page already (seat names and deadlines). Its words are in the owner's language:
+a calendar app fetches it without a session, so the account's setting decides.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Challenges (issue 27, after lichess's challenge API): challenge a player to a game with options and
+"""Challenges (after lichess's challenge API): challenge a player to a game with options and
 a clock; they accept, or decline with a reason; the challenger may cancel. A challenge is an open
 match with the challenged player invited (what the board calls an invitation), so it shows on both
 players' pages too; its id is the match's. Invitations made on the board are in GET matches?filter=invited."""

@@ -1,4 +1,4 @@
-"""Writing in a match's chat through the API (issue 27; lichess: POST /api/board/game/{id}/chat).
+"""Writing in a match's chat through the API (lichess: POST /api/board/game/{id}/chat).
 
 The board's own action (moderation.actions.post_chat): the same rules on who may write (the match's
 players, not in a cancelled match), the same limits, the same moderation. Reading the chat is in

@@ -1,5 +1,5 @@
-"""The API's documentation page, /api/v1/docs, drawn from the OpenAPI schema with a Django template
-(issue 27): the site's frame (its language, viewport, colours), no script, no CDN, so it passes the
+"""The API's documentation page, /api/v1/docs, drawn from the OpenAPI schema with a Django template:
+the site's frame (its language, viewport, colours), no script, no CDN, so it passes the
 same accessibility bars as the site's pages under its strict CSP. The schema stays /api/v1/openapi.json."""
 
 from __future__ import annotations

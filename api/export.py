@@ -1,4 +1,4 @@
-"""A match's whole record, and a player's finished matches as NDJSON (issue 27; lichess: GET
+"""A match's whole record, and a player's finished matches as NDJSON (lichess: GET
 /game/export/{id} and GET /api/games/user/{username}).
 
 Both are public once a match has finished (ruling ALL-3: everything is public after the end), and

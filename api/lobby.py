@@ -56,7 +56,7 @@ TYPE_WORDS = {"bool": "true or false", "int": "a whole number", "choice": "a str
 
 
 def check_option_types(engine, options: dict[str, Any]) -> None:
-    """Each option in its JSON type (issue 27: "maybe" for a yes-or-no option was stored as yes)."""
+    """Each option in its JSON type ("maybe" for a yes-or-no option was stored as yes)."""
     for option in engine.options:
         if option.name not in options:
             continue

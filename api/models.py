@@ -1,4 +1,4 @@
-"""Personal API tokens and the secret calendar feed URL (issue 18).
+"""Personal API tokens and the secret calendar feed URL.
 
 A token is shown once, when it is made; only its SHA-256 is stored, so a database leak gives no
 usable token. The calendar token is stored as it is: it must be shown again in the settings page,
@@ -19,7 +19,7 @@ TOKEN_PREFIX = "dzy_"
 LAST_USED_GRANULARITY_SECONDS = 60  # at most one write per token a minute for "last used"
 
 
-# What a token may do (issue 27), chosen when it is made; every endpoint needs one of them.
+# What a token may do, chosen when it is made; every endpoint needs one of them.
 READ, PLAY, CHALLENGE, BOT = "read", "play", "challenge", "bot"
 SCOPES = [
     (READ, gettext_lazy("Read: your matches, views, records, seeks and challenges")),
@@ -127,7 +127,7 @@ class CalendarFeed(models.Model):
 
 
 class Challenge(models.Model):
-    """A match made to challenge one player (issue 27, after lichess's challenges): the match is an
+    """A match made to challenge one player (after lichess's challenges): the match is an
     ordinary open one with the challenged player invited; this row adds who challenged whom and,
     once declined, why. Its state is read from the match: open = pending, running or over =
     accepted, cancelled = declined (with a reason) or cancelled."""

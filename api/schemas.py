@@ -196,7 +196,7 @@ WholeNumber = Annotated[StrictInt, BeforeValidator(_whole)]
 
 
 def _option_field(option: Option) -> tuple[Any, Any]:
-    """One option as a strictly typed field: "maybe" is no yes-or-no, "3" no number (issue 27)."""
+    """One option as a strictly typed field: "maybe" is no yes-or-no, "3" no number."""
     if option.kind == "bool":
         kind: Any = StrictBool
         extra: dict[str, Any] = {}

@@ -1,4 +1,4 @@
-"""Other people's open seats (issue 27, lichess's seeks): matches waiting for players that I could join.
+"""Other people's open seats (lichess's seeks): matches waiting for players that I could join.
 
 A seek is an open match of someone else's with a seat open to anyone; `POST matches/{id}/join`
 takes it. Making one is `POST matches` with an open seat. Only public facts are shown (the match

@@ -1,4 +1,4 @@
-"""The API's event streams (issue 25; lichess: GET /api/stream/event and GET /api/board/game/stream/{id}).
+"""The API's event streams (lichess: GET /api/stream/event and GET /api/board/game/stream/{id}).
 
     GET /api/v1/stream/event              my account's events (NDJSON)
     GET /api/v1/stream/match/{id}?since=N a match's revisions (NDJSON)

@@ -1,4 +1,4 @@
-"""The token itself through the API (issue 27): what it may do, and revoking it (lichess: DELETE /api/token)."""
+"""The token itself through the API: what it may do, and revoking it (lichess: DELETE /api/token)."""
 
 from __future__ import annotations
 

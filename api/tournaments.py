@@ -1,4 +1,4 @@
-"""Tournaments (issue 26, after lichess's tournament and Swiss APIs): list them, read one with its
+"""Tournaments (after lichess's tournament and Swiss APIs): list them, read one with its
 entrants, standings and pairings, join and leave. What is shown is what the tournament's public page
 shows: names, the tables' matches by id and link, and points once a match is over, never anything of
 a running match's board."""

@@ -92,7 +92,7 @@ def become_bot(request: HttpRequest) -> HttpResponse:
         messages.error(request, gettext("Only an account that has never played can become a bot account."))
     else:
         get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
-        ApiToken.play_becomes_bot(user)  # its tokens now play as a bot account's (issue 27's scopes)
+        ApiToken.play_becomes_bot(user)  # its tokens now play as a bot account's (the scopes)
         messages.success(request, gettext("This is now a bot account: it plays through the API only."))
     return redirect("api_tokens")
 

@@ -1,5 +1,5 @@
 """Tournaments: a championship season of 64 divisions starts, with all its matches created, in one
-worker task with a bounded number of queries (issue 26).
+worker task with a bounded number of queries.
 
     python bench/bench_championship_season.py [--sizes 1,8,64] [--division-size 8] [--game solitaire-chess]
 

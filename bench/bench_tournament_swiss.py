@@ -1,4 +1,4 @@
-"""Tournaments: a Swiss of 1,000 entrants pairs each of its 7 rounds in under 1 s (issue 26).
+"""Tournaments: a Swiss of 1,000 entrants pairs each of its 7 rounds in under 1 s.
 
     python bench/bench_tournament_swiss.py [--entrants N] [--rounds R] [--seed S]
 

@@ -1,8 +1,8 @@
-"""Bots in a real Celery worker: from the commit that makes it a bot's turn to the bot's Move row (issue 14).
+"""Bots in a real Celery worker: from the commit that makes it a bot's turn to the bot's Move row.
 
     python bench/bench_worker_bots.py [--turns N] [--seed S] [--broker URL]
 
-Issue 14: "a move by a `hard` bot in a real worker arrives within the budget plus the queue's delay".
+"a move by a `hard` bot in a real worker arrives within the budget plus the queue's delay".
 This starts `celery -A dizzysite worker` (as `make run` does, without beat, one task at a time: the
 budget is for one core) on the embedded defaults, SQLite and kombu's filesystem broker, in a temporary
 folder: it needs no server and never touches the developer's data. --broker redis://host:6379/N puts
@@ -23,7 +23,7 @@ per read, so its delays come in steps of about 1 s; the human's "your turn" emai
 bot's previous move, is often read before the bot's next task. On Redis the queue takes milliseconds.
 
 Targets per game: hard median <= HARD_BUDGET_S (games/engines/<game>/bots.py) + the random median,
-and hard worst <= 3 s + the random worst (issue 14: 1 s median, 3 s worst on one core). A miss is
+and hard worst <= 3 s + the random worst (1 s median, 3 s worst on one core). A miss is
 printed, not an error: exit 0 when it measured, exit 1 when it could not (the worker did not start,
 a bot move never came).
 """
@@ -53,7 +53,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 LEVELS = ("random", "hard")  # random first: its figures are the queue's delay the hard ones are judged by
-HARD_WORST_S = 3.0  # issue 14: a hard move's worst on one core
+HARD_WORST_S = 3.0  # a hard move's worst on one core
 POLL_S = 0.01  # how often this process looks for the bot's move
 MOVE_TIMEOUT_S = 60.0  # no bot move after this long: the worker is stuck, nothing to measure
 WORKER_START_TIMEOUT_S = 60.0

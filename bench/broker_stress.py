@@ -1,4 +1,4 @@
-"""The embedded broker under stress (issue 30): producer processes publish thousands of messages
+"""The embedded broker under stress: producer processes publish thousands of messages
 while two consumer processes take them. Counts what came, what was lost, what broke.
 
     python bench/broker_stress.py [--transport dizzy|kombu|sqla] [--producers 4] [--each 1500] [--runs 3]

@@ -1,4 +1,4 @@
-"""What Dizzy Duo Battle's hard bot could gain from what its view does not show (issue 14).
+"""What Dizzy Duo Battle's hard bot could gain from what its view does not show.
 
     python bench/ddb_ceiling.py [--games N] [--players P] [--seed S] [--jobs J] [--budget S]
 

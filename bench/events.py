@@ -1,4 +1,4 @@
-"""Events benchmark (issue 25): open streams, how fast a move reaches the other screens, what an open
+"""Events benchmark: open streams, how fast a move reaches the other screens, what an open
 idle board costs the server, and the memory of an open stream.
 
     python bench/events.py [--matches 1000] [--seconds 60] [--rate 20] [--idle 60] [--stream mixed]
@@ -60,7 +60,7 @@ CHAIN = 8  # moves prepared per match (the default size plays 1,200 moves over 1
 GRACE = 3.0  # seconds after the last move for its events to arrive
 POLLS_PER_MINUTE = 30  # the board polls every 2 s
 
-# Targets (issue 25).
+# Targets.
 P50_TARGET_MS = 50
 P95_TARGET_MS = 250
 IDLE_SHARE_TARGET = 0.05

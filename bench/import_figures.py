@@ -1,4 +1,4 @@
-"""Import figures for issue 31: circles and upward imports in the site's own packages.
+"""Import figures: circles and upward imports in the site's own packages.
 
     PYTHONPATH=. .venv/bin/python bench/import_figures.py [--list]
 

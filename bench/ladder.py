@@ -14,7 +14,7 @@ reference players (bench/ladder_players.py), seats rotated, over the machine's c
   bot call's own CPU time (time.process_time), so other work on the machine does not inflate
   them; the worst wall time is printed too.
 
-Targets (issue 14): 2-player games: hard >= 75% against normal, >= 70% against every scripted
+Targets: 2-player games: hard >= 75% against normal, >= 70% against every scripted
 player; Dizzy Duo Battle tables: hard wins >= 1.5x its fair share (1/seats); Lizzy Ghosties
 tables: hard's win rate >= 1.2x the normal seats'. Intervals: 95% Wilson.
 """

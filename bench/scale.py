@@ -1,4 +1,4 @@
-"""A million matches (issue 28): build a PostgreSQL database with years of history, then measure.
+"""A million matches: build a PostgreSQL database with years of history, then measure.
 
 `make bench-scale` (python bench/scale.py) builds two databases from one migrated empty one
 (dizzy_scale_empty, used as a template): `dizzy_scale_small` at --small-scale (0.001: 1,000 finished
@@ -45,7 +45,7 @@ PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0
 DB_PREFIX = os.environ.get("SCALE_DB_PREFIX", "dizzy_scale")
 EMPTY_DB = f"{DB_PREFIX}_empty"
 
-# Full size (scale 1.0), as issue 28 asks.
+# Full size (scale 1.0), as wanted.
 USERS = 100_000
 FINISHED = 1_000_000
 RUNNING = 50_000

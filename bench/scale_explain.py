@@ -1,4 +1,4 @@
-"""The queries of a page and the plans of its slowest (issue 28): what bench/RESULTS.md's "Scale" plans are.
+"""The queries of a page and the plans of its slowest: what bench/RESULTS.md's "Scale" plans are.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dizzy_scale \\
         .venv/bin/python bench/scale_explain.py /inbox/ /players/heavy/ --user heavy --plans 2

@@ -1,8 +1,8 @@
-"""What players see, recorded for whole games of every game, to compare two checkouts (issue 31).
+"""What players see, recorded for whole games of every game, to compare two checkouts.
 
     .venv/bin/python bench/site_golden.py OUT.json      (GOLDEN_GAMES=solitaire-chess,...: only those)
 
-Issue 31's refactor must change nothing players see. This script plays whole games of every game on
+the refactor must change nothing players see. This script plays whole games of every game on
 a database of its own (created and dropped here, under dizzysite.settings_test: PostgreSQL when it is
 reachable, else SQLite; TEST_DATABASE_URL chooses), with Celery eager and the locmem email backend,
 and writes one JSON file. Run it on two checkouts and diff the files (`diff <(jq -S . a) <(jq -S . b)`,
@@ -124,7 +124,7 @@ def create(game: str, players: int, seed: int, bot_last: bool, users, cl) -> tup
     from games import actions
 
     seat_spec = getattr(actions, "SeatSpec", None)
-    if seat_spec is None:  # after issue 31 it lives in games.seats
+    if seat_spec is None:  # newer checkouts keep it in games.seats
         from games.seats import SeatSpec as seat_spec
     people = PEOPLE[:players]
     if bot_last:

@@ -1,4 +1,4 @@
-"""`make run` played by bots for a while (issue 30): does every bot keep moving?
+"""`make run` played by bots for a while: does every bot keep moving?
 
     python bench/soak_run.py [--minutes 15] [--level normal] [--stall 60]
 

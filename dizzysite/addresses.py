@@ -1,4 +1,4 @@
-"""The addresses of a page's many rows (issue 28): one address resolved with a placeholder id, then
+"""The addresses of a page's many rows: one address resolved with a placeholder id, then
 each row's id put in its place. reverse() walked the site's URL patterns for every row, about 70 µs."""
 
 from __future__ import annotations

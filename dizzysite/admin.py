@@ -1,4 +1,4 @@
-"""The admin site, warning its staff when the worker or beat has stopped (issue 30)."""
+"""The admin site, warning its staff when the worker or beat has stopped."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class DizzyAdminSite(admin.AdminSite):
 
     def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list:
         """Built when read: every page's context names every app and model for the sidebar, a page that
-        leaves the sidebar off (the match list, issue 28) does not read them."""
+        leaves the sidebar off (the match list) does not read them."""
         return SimpleLazyObject(lambda: super(DizzyAdminSite, self).get_app_list(request, app_label))
 
 

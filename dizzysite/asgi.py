@@ -1,4 +1,4 @@
-"""The ASGI application (issue 25): every page as before, plus the live streams' async views.
+"""The ASGI application: every page as before, plus the live streams' async views.
 
 uvicorn dizzysite.asgi:application          # `make run` (dizzysite/supervise.py)
 gunicorn dizzysite.asgi:application -k uvicorn_worker.UvicornWorker   # production

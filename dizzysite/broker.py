@@ -1,4 +1,4 @@
-"""The embedded broker: kombu's filesystem transport without its torn reads (issue 30).
+"""The embedded broker: kombu's filesystem transport without its torn reads.
 
 kombu's `filesystem://` `_put` creates the message file, then locks and writes it; `_get` takes files
 without the lock (celery/kombu#1551, open). A reader that comes between the two reads an empty file,

@@ -1,4 +1,4 @@
-"""A page's many datetimes in one format (issue 28): the admin's match list and the inbox write one or
+"""A page's many datetimes in one format: the admin's match list and the inbox write one or
 more a row, and Django's dateformat splits and unescapes the format string on every call."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""GET /healthz: for a process supervisor, a load balancer or a monitor (issue 30).
+"""GET /healthz: for a process supervisor, a load balancer or a monitor.
 
 200 when the database answers and the worker's and beat's heartbeats (dizzysite/heartbeat.py) are
 fresh; 503 otherwise, with the reasons. JSON, never cached, no session or login needed.

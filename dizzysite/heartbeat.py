@@ -1,4 +1,4 @@
-"""Heartbeats of the worker and beat (issue 30): a dead worker is seen, not only felt.
+"""Heartbeats of the worker and beat: a dead worker is seen, not only felt.
 
 Each writes the time to the cache (shared by every process: files under var/cache on one machine,
 Redis in production) every HEARTBEAT_INTERVAL_SECONDS: the worker from its consumer's timer (a

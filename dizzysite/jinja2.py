@@ -1,7 +1,7 @@
 """The Jinja2 environment of the board pages (Django's own Jinja2 backend; see settings.TEMPLATES).
 
 Django templates draw the rest of the site; the board pages, which players load most, and the pages of
-many rows (the dashboard, the inbox, a replay: issue 28) use Jinja2 for speed. The few helpers the
+many rows (the dashboard, the inbox, a replay) use Jinja2 for speed. The few helpers the
 templates need are Django's own functions.
 """
 
@@ -43,7 +43,7 @@ def plain_address(name: str, where: tuple) -> str:
 
 def url(name: str, *args) -> str:
     """reverse(), with an address of no argument or of one id (a match, an inbox entry) reversed once
-    per process: a list of 50 rows reversed each row's address at about 70 µs each (issue 28)."""
+    per process: a list of 50 rows reversed each row's address at about 70 µs each."""
     if not args:
         return plain_address(name, url_context())
     if len(args) == 1 and type(args[0]) is int and args[0] >= 0:
@@ -61,7 +61,7 @@ def date(value: datetime | None, format_string: str) -> str:
 
 
 def environment(**options) -> Environment:
-    # Translations (issue 19): `_("...")`, `gettext`, `ngettext` and `{% trans %}` blocks read Django's
+    # Translations: `_("...")`, `gettext`, `ngettext` and `{% trans %}` blocks read Django's
     # catalogue for the active language; new-style gettext autoescapes and takes named values.
     options["extensions"] = [*options.get("extensions", []), "jinja2.ext.i18n"]
     env = Environment(**options)

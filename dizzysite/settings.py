@@ -50,7 +50,7 @@ INSTALLED_APPS = [
     "api",
     "push",
     "tournaments",
-    "live",  # issue 25: Server-Sent Events (after the apps whose changes it hears)
+    "live",  # Server-Sent Events (after the apps whose changes it hears)
 ]
 
 MIDDLEWARE = [
@@ -58,8 +58,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages compressed by the app, so the site is small without a proxy's help (static files are
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
-    "live.middleware.GZipExceptEventsMiddleware",  # issue 25: Django's, but event streams pass as they are
-    "games.middleware.private_cache_middleware",  # issue 27: before sessions, to see their Vary: Cookie
+    "live.middleware.GZipExceptEventsMiddleware",  # Django's, but event streams pass as they are
+    "games.middleware.private_cache_middleware",  # before sessions, to see their Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the language cookie (set by the switch), else Accept-Language, else English;
     # accounts.middleware.UserLanguageMiddleware then applies a member's own setting.
@@ -164,7 +164,7 @@ LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
 LANGUAGE_CODE = "en"
-# English and Dutch (issue 19): the site's catalogue is locale/nl/LC_MESSAGES/django.po, and each game
+# English and Dutch: the site's catalogue is locale/nl/LC_MESSAGES/django.po, and each game
 # package that speaks Dutch carries its own words in games/engines/<game>/locale/, and the words the games
 # share (games/engines/dizzy_phrases.py) are in games/engines/locale/; the compiled .mo files are
 # committed. A member's own setting (User.language) wins over the browser's.
@@ -234,7 +234,7 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
     if env_str("CELERY_KEY_PREFIX", ""):  # several sites (or test runs) on one Redis keep apart
         CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = env_str("CELERY_KEY_PREFIX", "")
-# Live events (issue 25, live/broadcast.py): fanned out through Redis pub/sub when LIVE_REDIS_URL is
+# Live events (live/broadcast.py): fanned out through Redis pub/sub when LIVE_REDIS_URL is
 # set (production: every web process and worker sees every event), else in the one server process.
 LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
 # Pub/sub channels ignore Redis's database numbers: sites (or test runs) sharing a Redis need prefixes.
@@ -258,7 +258,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": 60.0},
     "archive-ended-matches": {"task": "games.tasks.archive_ended_matches", "schedule": 600.0},
 }
-# Issue 28: an ended match's moves go into one row (games.tasks.archive_ended_matches) this long
+# An ended match's moves go into one row (games.tasks.archive_ended_matches) this long
 # after its end, this many matches a sweep.
 MOVE_ARCHIVE_AFTER_SECONDS = env_int("MOVE_ARCHIVE_AFTER_SECONDS", 3600)
 MOVE_ARCHIVE_BATCH = env_int("MOVE_ARCHIVE_BATCH", 500)
@@ -272,7 +272,7 @@ VAPID_DEV_KEY_FILE = str(VAR_DIR / "vapid_private.pem") if DEBUG else ""
 # The worker posts to the endpoint a browser gives: only https push services on the internet, unless
 # this allows http on the loopback address (make run and the tests' own push service).
 PUSH_ALLOW_LOCAL_ENDPOINTS = env_bool("PUSH_ALLOW_LOCAL_ENDPOINTS", DEBUG)
-# The browsers' push services (issue 29): Chrome (and Opera, Samsung Internet), Firefox, Edge, Safari.
+# The browsers' push services: Chrome (and Opera, Samsung Internet), Firefox, Edge, Safari.
 # An endpoint elsewhere is refused when a browser subscribes and again when the worker sends, and
 # so is a name that resolves into our own network ("*.name": any name under it).
 PUSH_SERVICE_HOSTS = env_list(

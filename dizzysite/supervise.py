@@ -1,6 +1,6 @@
-"""`make run`'s supervisor (issue 30): the site, a Celery worker and beat, kept running, stopped once.
+"""`make run`'s supervisor: the site, a Celery worker and beat, kept running, stopped once.
 
-The site is Django's ASGI application under uvicorn (issue 25: the live streams are async views),
+The site is Django's ASGI application under uvicorn (the live streams are async views),
 with uvicorn's reloader unless --noreload; WhiteNoise serves the static files, as before.
 
     python -m dizzysite.supervise [--bind 127.0.0.1:8000] [--noreload] [--restart-delay 1]

@@ -5,7 +5,7 @@ from django.views.i18n import JavaScriptCatalog
 from dizzysite.health import healthz
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),  # for supervisors and load balancers (issue 30)
+    path("healthz", healthz, name="healthz"),  # for supervisors and load balancers
     path("admin/", admin.site.urls),
     # The words of our scripts in the page's language (locale/nl/LC_MESSAGES/djangojs.po).
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
@@ -17,6 +17,6 @@ urlpatterns = [
     path("", include("api.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
-    path("", include("live.urls")),  # issue 25: the live streams (Server-Sent Events)
+    path("", include("live.urls")),  # the live streams (Server-Sent Events)
     path("", include("games.urls")),
 ]

@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 
 from games.engines.spec import LiveClock
 
-# A clock this short is played live (issue 16): the board polls every 2 s, no "your turn" or reminder
+# A clock this short is played live: the board polls every 2 s, no "your turn" or reminder
 # email (the player is at the board), an optional sound instead.
 LIVE_TURN_SECONDS = 600
 

@@ -10,7 +10,7 @@ def turn_count(request) -> dict:
         return {}
 
     def count() -> int:
-        # match_over=False: the player's seats not over, from seat_player_going_on (issue 28), not all of them.
+        # match_over=False: the player's seats not over, from seat_player_going_on, not all of them.
         return Seat.objects.filter(
             user=user, match_over=False, to_act=True, handed_to_bot=False, match__status=Match.Status.ACTIVE
         ).count()

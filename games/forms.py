@@ -22,7 +22,7 @@ class OptionCheckbox(forms.CheckboxInput):
 
 
 class OptionBooleanField(forms.BooleanField):
-    """A yes-or-no option read as the engine reads it (yes/no, true/false, on/off, 1/0): issue 27 found
+    """A yes-or-no option read as the engine reads it (yes/no, true/false, on/off, 1/0): found
     "maybe" stored as yes."""
 
     widget = OptionCheckbox

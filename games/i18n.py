@@ -1,4 +1,4 @@
-"""Words from the Django-free engines and presenters in the viewer's language (issue 19).
+"""Words from the Django-free engines and presenters in the viewer's language.
 
 Presenters return `games.engines.words.Msg` texts and engines may log entries with "msg" and "args"
 (`words.logged`): English text plus the template and its values. Here the template is looked up in

@@ -1,4 +1,4 @@
-"""Caches between the site and the reader must not keep one person's page for another (issue 27)."""
+"""Caches between the site and the reader must not keep one person's page for another."""
 
 from __future__ import annotations
 

@@ -20,10 +20,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import GAMES as GAME_NAMES
 from games.engines.registry import get_spec
-from games.i18n import entry_text, entry_text_for  # log words with ids (issue 19) in the viewer's language
+from games.i18n import entry_text, entry_text_for  # log words with ids in the viewer's language
 
 BOT_LEVELS = [("random", _("Random bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
-# One line per level for the new-match form (issue 14); the hard bots think for up to their budget.
+# One line per level for the new-match form; the hard bots think for up to their budget.
 BOT_LEVEL_HELP = {
     "random": _("plays at random"),
     "normal": _("solid"),
@@ -64,7 +64,7 @@ class TimeControl:
 
 def choice_label(choices: type[models.TextChoices], value: str) -> str:
     """A stored value's label, translating only that one: get_FOO_display() translates every choice's
-    label on each call, which lists of many rows pay once a row (issue 28). A value the choices no
+    label on each call, which lists of many rows pay once a row. A value the choices no
     longer hold is shown as stored, as get_FOO_display() does."""
     try:
         return str(choices(value).label)
@@ -72,7 +72,7 @@ def choice_label(choices: type[models.TextChoices], value: str) -> str:
         return value
 
 
-# The statuses of a match that was played and has ended: its moves never change again (issue 28).
+# The statuses of a match that was played and has ended: its moves never change again.
 ENDED_STATUSES = ["finished", "aborted"]
 
 
@@ -104,7 +104,7 @@ class Match(models.Model):
     period_seconds = models.PositiveIntegerField(default=86400)
     weekend_pause = models.BooleanField(default=False)
     spectators_read_chat = models.BooleanField(default=False)
-    # Rated matches change the players' ratings when they finish (ratings app, issue 15).
+    # Rated matches change the players' ratings when they finish (ratings app).
     rated = models.BooleanField(default=True)
     # Ruling SITE-ABORT applies: a player may abort before every seat has moved, and the worker aborts
     # a match whose first player never moved. Off for a pairing (a tournament's): aborting would void
@@ -113,13 +113,13 @@ class Match(models.Model):
     # The earliest deadline of the seats to act: the indexed column the sweep reads.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_reason = models.CharField(max_length=200, blank=True)  # in English, names filled in
-    # The same words as an id with values, {"msg", "args"} with seats as {p0}.. (issue 19), so each
+    # The same words as an id with values, {"msg", "args"} with seats as {p0}.., so each
     # reader sees them in their own language: end_reason_text().
     end_reason_words = models.JSONField(default=dict, blank=True)
     # The latest moves as the board shows them ({"number", "seat", "log"}), kept with the match so a
     # board page reads no Move rows; the Move table keeps them all (history page, replays).
     history_tail = models.JSONField(default=list, blank=True)
-    # The moves are in one MoveArchive row, not in Move rows (issue 28: games.actions.archive);
+    # The moves are in one MoveArchive row, not in Move rows (games.actions.archive);
     # games.reads.match_moves reads either. A default in the database too: rows written outside the
     # ORM (bench/scale.py's COPY) that do not name the column are not archived.
     moves_archived = models.BooleanField(default=False, db_default=False)
@@ -137,7 +137,7 @@ class Match(models.Model):
             ),
             # The matches still going on, a few in a hundred after years: a player's dashboard joins
             # their seats to these instead of looking up each of their thousands of finished matches.
-            # It holds the status, so the dashboard's join reads the index alone (issue 28).
+            # It holds the status, so the dashboard's join reads the index alone.
             models.Index(
                 fields=["id"],
                 include=["status"],
@@ -146,7 +146,7 @@ class Match(models.Model):
             ),
             # The open matches, a few thousand among a million: the dashboard's "open matches you can
             # join" reads the newest 20 of them (10 ms through match_going_on, a parallel scan, at a
-            # million matches; 0.2 ms here, issue 28).
+            # million matches; 0.2 ms here).
             models.Index(fields=["id"], condition=models.Q(status="open"), name="match_open"),
         ]
 
@@ -181,7 +181,7 @@ class Match(models.Model):
 
 # The columns of a match that grow with its game (the engine state, the board's last moves): a list
 # of matches leaves them out, `.defer(*(f"match__{f}" for f in LARGE_FIELDS))`; decoding them for
-# a page of a hundred rows costs more than the rest of the page (issue 28).
+# a page of a hundred rows costs more than the rest of the page.
 LARGE_FIELDS = ("state", "history_tail")
 
 
@@ -210,14 +210,14 @@ class Seat(models.Model):
     # The match is over (finished, aborted or cancelled), set when it ends (games.actions.common.
     # save_board_change): a player's running matches are then read from the index of the seats not
     # over, a few hundred, where joining all their seats to the running matches read every one of the
-    # site's 50,000 (issue 28). The lists still check the match's status: the flag only narrows.
+    # site's 50,000. The lists still check the match's status: the flag only narrows.
     match_over = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["number"]
         indexes = [
             # A player's seats in matches not over, newest first, with what sorts them into the
-            # dashboard's lists: the dashboard reads them from this index alone (issue 28).
+            # dashboard's lists: the dashboard reads them from this index alone.
             models.Index(
                 fields=["user", "-match"],
                 include=["to_act", "handed_to_bot", "accepted"],
@@ -226,10 +226,10 @@ class Seat(models.Model):
             ),
             # The reminders due (games.tasks.send_reminders, every minute): the seats to act by when
             # their reminder falls. With separate indexes the sweep ANDed the remind_at one with all
-            # 50,000 seats to act (3.9 ms; 0.4 ms from this one, issue 28).
+            # 50,000 seats to act (3.9 ms; 0.4 ms from this one).
             models.Index(fields=["remind_at"], condition=models.Q(to_act=True), name="seat_reminder_due"),
             # A player's matches newest first (the dashboard's finished list, the API's keyset pages).
-            # It holds the columns that sort the dashboard's lists, so those read the index alone (issue 28).
+            # It holds the columns that sort the dashboard's lists, so those read the index alone.
             models.Index(
                 fields=["user", "-match"], include=["to_act", "handed_to_bot", "accepted"], name="seat_player_matches"
             ),
@@ -305,7 +305,7 @@ class Move(models.Model):
 
 
 class MoveArchive(models.Model):
-    """The moves of an ended match in one row (issue 28): a million finished matches would otherwise
+    """The moves of an ended match in one row: a million finished matches would otherwise
     keep some 184 million Move rows. Written once by games.actions.archive, never changed; read
     through games.reads.match_moves, which gives the same Move objects the rows gave."""
 

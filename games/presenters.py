@@ -111,7 +111,7 @@ def match_info(match: Match, names: dict[str, str]) -> MatchInfo:
 
 # What other apps add to a viewer's PlayerView (moderation: the chat; ratings: a finished match's
 # rating changes): `part(match, user, info, seats)` sets its fields. Each app registers its part in
-# its AppConfig.ready(), so games imports neither (issue 31); every caller of player_view (the board,
+# its AppConfig.ready(), so games imports neither; every caller of player_view (the board,
 # the API) gets them.
 ViewPart = Callable[[Match, Any, "PlayerView", list[Seat]], None]
 _view_parts: list[ViewPart] = []

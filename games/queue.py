@@ -1,7 +1,7 @@
 """Queue Celery tasks by name, so the code that queues one never imports the module that defines it.
 
 A tasks module is an entry point, like a view: it imports the actions it runs, and the actions name
-the task they want run (issue 31, circle 1). Every task has an explicit, stable `name=` (its module
+the task they want run (circle 1). Every task has an explicit, stable `name=` (its module
 path, as Celery named it before, so messages already in the broker and beat's schedule still match).
 """
 

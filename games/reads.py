@@ -43,7 +43,7 @@ def seat_of(match: Match, user: User) -> Seat | None:
 
 
 def match_moves(match: Match) -> list[Move]:
-    """The match's moves in order: its Move rows, or once its moves are archived (issue 28) unsaved
+    """The match's moves in order: its Move rows, or once its moves are archived unsaved
     Move objects with the same fields, built from its MoveArchive row. Every reader of an ended
     match's moves (replays, records, the history page, emails, the admin's replay) reads them here."""
     if match.moves_archived:
@@ -97,7 +97,7 @@ def seats_that_moved(match: Match, seats: set[int]) -> set[int]:
     """Which of `seats` have a step in the move log. The board's history tail holds the last steps
     (every step while the match is young): only a seat that is not in it is looked up in the Move
     rows, which a running match always has (an archived match has ended). So a board late in a match
-    whose seats take turns reads no moves, as at move 1 (issue 28)."""
+    whose seats take turns reads no moves, as at move 1."""
     moved = {step["seat"] for step in match.history_tail} & seats
     whole = match.version <= HISTORY_TAIL and len(match.history_tail) == match.version
     if moved == seats or whole:

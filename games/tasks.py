@@ -88,7 +88,7 @@ def sweep_deadlines() -> int:
 
     While no deadline timer holds the lease, it also starts one (enforce_coming_deadlines) at the
     first deadline of the next SWEEP_LOOKAHEAD_SECONDS, so a long clock's deadline, too, is applied at
-    its second (issue 16), not up to a minute late. A run while a timer is going sends nothing (issue
+    its second, not up to a minute late. A run while a timer is going sends nothing (issue
     28: a countdown task for each deadline made the sweep grow with the running matches)."""
     from django.utils import timezone
 
@@ -133,7 +133,7 @@ def enforce_coming_deadlines(self, token: str) -> int:
     name="games.tasks.enforce_deadline", bind=True, autoretry_for=(OperationalError,), retry_backoff=2, max_retries=5
 )
 def enforce_deadline(self, match_id: int, deadline: str) -> list[str]:
-    """At a match's deadline (issue 16): what the minute sweep would do for this match, at the second.
+    """At a match's deadline: what the minute sweep would do for this match, at the second.
 
     Queued with eta=deadline when a short deadline starts (games.actions.queue_deadline_task) and by
     the sweep for the coming minute. It re-reads the match: once the deadline has moved (the turn went
@@ -182,9 +182,9 @@ def end_used_up_vacations() -> int:
 @shared_task(name="games.tasks.archive_ended_matches")
 def archive_ended_matches() -> int:
     """Every ten minutes (beat): the moves of up to MOVE_ARCHIVE_BATCH ended matches into one row each
-    (issue 28), each in its own transaction (games.actions.do_archive_moves). Not at the end itself:
-    the end's emails, the rating and the players' last look read the rows right after it; an hour
-    later nothing writes them. Run twice, the second run finds them archived."""
+    , each in its own transaction (games.actions.do_archive_moves). Not at the end itself:
+     the end's emails, the rating and the players' last look read the rows right after it; an hour
+     later nothing writes them. Run twice, the second run finds them archived."""
     from django.conf import settings
 
     return actions.do_archive_batch(settings.MOVE_ARCHIVE_BATCH)

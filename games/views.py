@@ -50,7 +50,7 @@ LIST_SEAT_FIELDS = [
 
 # Each of the dashboard's lists of running and open matches shows this many, newest first, with a
 # "more" link (?<list>_before=<match id>, a keyset): a player in 200 running matches gets a page of
-# the same size as one in 20 (issue 28: rendering 220 rows was most of the page's time).
+# the same size as one in 20 (rendering 220 rows was most of the page's time).
 DASHBOARD_PAGE = 20
 DASHBOARD_LISTS = ("your_turn", "handed", "waiting", "invitations", "lobby")
 STARTED_ON = "j M Y"  # a row's start, as the date filter writes it
@@ -94,7 +94,7 @@ def _dashboard_lists(request: HttpRequest) -> tuple[dict[str, list[Match]], dict
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/landing.html", {"games": GAME_NAMES})
-    # Issue 28: a player with thousands of finished matches reads only the running and open ones and
+    # A player with thousands of finished matches reads only the running and open ones and
     # the newest finished, and only the columns the lists show (never the state).
     lists, more, turn_count = _dashboard_lists(request)
     mine = Seat.objects.filter(user=request.user).select_related("match").only(*LIST_SEAT_FIELDS)
@@ -118,7 +118,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "finished": finished,
         "open_matches": open_matches,
         # A date a row, the format parsed once a page: naturaltime's "3 days, 4 hours ago" cost a tenth
-        # of the page (issue 28); the browser says it as "3 days ago" (static/js/site.js).
+        # of the page; the browser says it as "3 days ago" (static/js/site.js).
         "started_on": PageDates(STARTED_ON),
     }
     # Jinja2, as the boards: Django's template language drew these 60 rows in most of the page's time.
@@ -214,7 +214,7 @@ def render_match_fragment_or_redirect(request: HttpRequest, match_id: int, error
 def move(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("match", args=[match_id]))
-    if request.user.is_bot:  # issue 18: a bot account plays through the API only
+    if request.user.is_bot:  # a bot account plays through the API only
         return _render_match(request, _get_match(match_id), "A bot account plays through the API only.", 403)
     try:
         version = int(request.POST.get("version", ""))
@@ -239,7 +239,7 @@ def _end_own_part(request: HttpRequest, match_id: int, what: str) -> HttpRespons
         return redirect_to_login(reverse(what, args=[match_id]))
     match = _get_match(match_id)
     error, status = "", 200
-    if request.user.is_bot:  # issue 18: a bot account plays through the API only
+    if request.user.is_bot:  # a bot account plays through the API only
         error, status = _("A bot account plays through the API only."), 403
     elif request.method == "POST":
         try:

@@ -1,4 +1,4 @@
-"""The fan-out layer of the live events (issue 25): publish from anywhere, listen in the ASGI server.
+"""The fan-out layer of the live events: publish from anywhere, listen in the ASGI server.
 
 Interface (stable; later additions only add):
 

@@ -1,4 +1,4 @@
-"""Database work for long-lived streams (issue 25), shared by the board's streams (live.views) and
+"""Database work for long-lived streams, shared by the board's streams (live.views) and
 the API's (api.streams).
 
 Django's ASGI handler gives each request a ThreadSensitiveContext: its sync parts (the middleware,

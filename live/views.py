@@ -1,4 +1,4 @@
-"""The live streams (issue 25): Server-Sent Events from async views, served by the ASGI application.
+"""The live streams: Server-Sent Events from async views, served by the ASGI application.
 
     GET /live/match/<id>/   "revision" events (id: N, data: {"revision": N}) for a board
     GET /live/me/           the signed-in user's "turns" ({"count": n}), "bell" ({"unread": n}) and

@@ -45,9 +45,7 @@ def post_chat(match_id: int, user: User, text: str) -> ChatMessage:
             raise ActionError(gettext("This match was cancelled."))
         message = ChatMessage.objects.create(match=match, author=user, text=text)
         game_actions.save_board_change(match, fields=[])  # the board fragment shows the chat: polls pick it up
-        queue_on_commit(
-            "notifications.tasks.notify_chat", message.pk
-        )  # the other players' inbox, email and push (issue 29)
+        queue_on_commit("notifications.tasks.notify_chat", message.pk)  # the other players' inbox, email and push
         return message
 
 

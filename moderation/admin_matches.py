@@ -1,6 +1,6 @@
 """The matches in the Django admin: moderators read them, abort, adjudicate and replay them. Changes to
 matches go through games.actions (moderation.actions). It lives in moderation, the app of moderators'
-tools, so that games imports no app above it (issue 31); ModerationConfig.ready() imports it."""
+tools, so that games imports no app above it; ModerationConfig.ready() imports it."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ class MoveInline(admin.TabularInline):
 
 class EstimatedCountPaginator(Paginator):
     """The unfiltered list's count from PostgreSQL's statistics (pg_class.reltuples, kept by autovacuum):
-    COUNT(*) over a million matches reads them all on every page (issue 28). A filtered or searched
+    COUNT(*) over a million matches reads them all on every page. A filtered or searched
     list is counted exactly: its rows are found by an index."""
 
     @cached_property
@@ -119,7 +119,7 @@ def load_seat_names(matches: list[Match]) -> dict[int, list[str]]:
     """The players' names of each match (by its id), in seat order, with only what Seat.public_name
     reads: the seats in one query, their users by id in another. Django's prefetch of seats__user writes
     its users' ids as a tuple IN, costly to build for a page of 50 matches, and its prefetch of the
-    seats alone costs more than the query (issue 28); a join of the seats to the users was planned as a
+    seats alone costs more than the query; a join of the seats to the users was planned as a
     scan of every user."""
     seats = list(Seat.objects.filter(match__in=[match.pk for match in matches]).only(*SEAT_NAME_FIELDS))
     users = User.objects.only(*USER_NAME_FIELDS).in_bulk({seat.user_id for seat in seats if seat.user_id})
@@ -168,7 +168,7 @@ def older_matches_hint() -> str:
 class MatchChangeList(ChangeList):
     """The rows' links carry the list's filters as the admin's add_preserved_filters writes them on a
     change page's address, without it resolving each row's address against every URL of the site (a
-    fifth of a searched or filtered list's time, issue 28). The rows are drawn from `table`, the cells'
+    fifth of a searched or filtered list's time). The rows are drawn from `table`, the cells'
     texts prepared once a page: the admin's items_for_result looked each cell's field up, formatted it
     through the generic display_for_field and wrapped it in format_html, most of the list's time."""
 
@@ -235,12 +235,12 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = LIST_DISPLAY
     list_filter = [GameFilter, "status", TimePresetFilter, "created"]
     search_fields = ["=id", "seats__user__username", "seats__user__email", "created_by__username"]
-    # Issue 28: no COUNT(*) of all matches (the "N total" link) and an estimated count for the
+    # No COUNT(*) of all matches (the "N total" link) and an estimated count for the
     # unfiltered list; no date_hierarchy, which reads the dates of every match on each page.
     show_full_result_count = False
     paginator = EstimatedCountPaginator
     # 25 rows a page, as a search's or a filter's first page usually holds what a moderator looks for:
-    # drawing 50 rows kept the list over 50 ms (issue 28), and a page is a click away.
+    # drawing 50 rows kept the list over 50 ms, and a page is a click away.
     list_per_page = 25
     inlines = [SeatInline, MoveInline]
     actions = ["abort_matches", "adjudicate"]
@@ -277,7 +277,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("moves archived"))
     def moves_archived_count(self, match: Match) -> str:
-        """How many moves are in the match's one archive row (issue 28); the Moves below are its rows."""
+        """How many moves are in the match's one archive row; the Moves below are its rows."""
         if not match.moves_archived:
             return "-"
         return str(len(MoveArchive.objects.filter(match=match).values_list("moves", flat=True).first() or []))
@@ -292,14 +292,14 @@ class MatchAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request, extra_context=None):
         # Without the admin's sidebar of every app and model: it was a fifth of the list's drawing
-        # (issue 28). The breadcrumbs lead to the other models, as on the admin's change pages.
+        # . The breadcrumbs lead to the other models, as on the admin's change pages.
         return super().changelist_view(request, {"is_nav_sidebar_enabled": False, **(extra_context or {})})
 
     def get_search_results(self, request, queryset, search_term):
         """A match id, or a player's whole username or email in any case: the players are found first,
         then the newest SEARCH_MATCHES matches they sit in (by match id; the list's filters choose among
         them) by the seats' user index. The default search ORs a substring match over three joins and reads
-        every match; all of a player's matches were joined, counted and sorted for a page of 50 (issue 28)."""
+        every match; all of a player's matches were joined, counted and sorted for a page of 50."""
         term = search_term.strip()
         if not term:
             return queryset, False

@@ -1,7 +1,7 @@
 """The ways a notification row reaches its player besides the inbox and email: each is a function of
 the row, called inside the transaction that wrote it (it writes its own rows and queues their sending
 for after the commit). The push app registers itself in PushConfig.ready(), so notifications never
-imports push (issue 31)."""
+imports push."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chat messages as notifications (issue 29): one unread entry per match and reader, whatever number
+"""Chat messages as notifications: one unread entry per match and reader, whatever number
 of messages follow; never to the writer, nor to a reader who blocks the writer. The chat itself lives
 in moderation/, which queues `notifications.tasks.notify_chat` when a message is committed; this module reads its
 rows through the app registry, so notifications never imports moderation."""

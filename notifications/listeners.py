@@ -3,7 +3,7 @@ a seat handed to a bot), written in the event's transaction.
 
 Subscribed in NotificationsConfig.ready() with during=True: a row commits or rolls back with the
 change it tells of, and its email and pushes are queued for after the commit (notifications.service).
-The rules are the ones games.actions applied itself before the events (issue 31): nothing changes for
+The rules are the ones games.actions applied itself before the events: nothing changes for
 the players.
 """
 

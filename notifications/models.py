@@ -16,10 +16,10 @@ class Kind(models.TextChoices):
     STARTED = "started", _("A match has started")
     FINISHED = "finished", _("A match has finished")
     HANDED_TO_BOT = "handed_to_bot", _("Your seat was handed to a bot")
-    # One row per match and reader while unread, however many messages follow (issue 29); `turn`
+    # One row per match and reader while unread, however many messages follow; `turn`
     # holds the id of the first chat message it tells of.
     CHAT = "chat", _("New messages in a match's chat")
-    # About a tournament, not a match (issue 26): the row's `tournament` is set, its `match` empty.
+    # About a tournament, not a match: the row's `tournament` is set, its `match` empty.
     TOURNAMENT_ENTRY = "tournament_entry", _("Your tournament entry is confirmed")
     TOURNAMENT_STARTED = "tournament_started", _("A tournament you entered has started")
     TOURNAMENT_OVER = "tournament_over", _("A tournament you entered is over")
@@ -87,7 +87,7 @@ class Notification(models.Model):
     tournament = models.ForeignKey(
         "tournaments.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
-    # A championship's sign-up (issue 26): no tournament yet, the player's division comes at the next season.
+    # A championship's sign-up: no tournament yet, the player's division comes at the next season.
     championship = models.ForeignKey(
         "tournaments.Championship", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
@@ -106,7 +106,7 @@ class Notification(models.Model):
     in_digest = models.BooleanField(default=False, help_text="goes out in the daily digest, not on its own")
     # The site's inbox (push/): every row is listed there, whatever the channels; read once opened.
     read_at = models.DateTimeField(null=True, blank=True)
-    # Deleted from the inbox by its reader (issue 29): kept, so that a repeated task cannot write it again.
+    # Deleted from the inbox by its reader: kept, so that a repeated task cannot write it again.
     deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -138,7 +138,7 @@ class Notification(models.Model):
             # The bell's unread count and the inbox page read a player's rows newest first.
             models.Index(fields=["recipient", "read_at"], name="notification_inbox"),
             # The inbox's page (keyset on id, newest first) and its newest id: a reader of 20,000 rows gets
-            # the first ones from the index, not all of them sorted (issue 28).
+            # the first ones from the index, not all of them sorted.
             models.Index(fields=["recipient", "-id"], name="notification_inbox_page"),
         ]
 
@@ -174,7 +174,7 @@ class Notification(models.Model):
 
 class MatchMute(models.Model):
     """A player who muted a match gets no notification about it at all (no inbox row, email or push),
-    until they unmute it (issue 29)."""
+    until they unmute it."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="muted_matches")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")

@@ -70,7 +70,7 @@ def _set_email_status(row: Notification) -> None:
 
 def notify_all(rows: Sequence[Notification]) -> list[Notification]:
     """notify() and notify_tournament() for many new rows at once, in a number of queries that does not
-    grow with them (issue 26: a championship season starts hundreds of matches in one task).
+    grow with them (a championship season starts hundreds of matches in one task).
 
     `rows`: unsaved, each with its recipient (loaded), kind, turn and match or tournament. The same
     rules as _write: none to an inactive player or about a muted match, the status by the player's

@@ -78,7 +78,7 @@ def resend_waiting_notifications() -> int:
     stale_claims = Notification.objects.filter(OUTBOX.stale_claims(now))
     stale_claims.filter(in_digest=True).update(status=Notification.Status.DIGEST, claimed_at=None)
     # Two queries, each found by the status index: OR-ed with the claims' subquery, PostgreSQL read
-    # every notification ever written (a second per run at 2.5 million rows, issue 28).
+    # every notification ever written (a second per run at 2.5 million rows).
     lost = queue_again(send_notification, Notification.objects.filter(OUTBOX.lost(now)))
     return lost + queue_again(send_notification, stale_claims.filter(in_digest=False))
 

@@ -1,6 +1,6 @@
 """What a push says: only what the recipient could see on the board (ALL-3), never a hidden card,
 a seed or another seat's private log. The hidden-information audit renders these for every seat.
-Like an email, a push speaks its recipient's language (issue 19), whoever caused it."""
+Like an email, a push speaks its recipient's language, whoever caused it."""
 
 from __future__ import annotations
 

@@ -146,6 +146,6 @@ def resend_waiting_pushes() -> int:
     """A safety net: queue again pushes still pending a while after they were written, and the
     claims of workers that died mid-send."""
     now = timezone.now()
-    # Two queries, each found by the status index (an OR of the two reads every row, issue 28).
+    # Two queries, each found by the status index (an OR of the two reads every row).
     lost = queue_again(send_push, PushDelivery.objects.filter(OUTBOX.lost(now)))
     return lost + queue_again(send_push, PushDelivery.objects.filter(OUTBOX.stale_claims(now)))

@@ -113,7 +113,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
     rows = (
         Notification.objects.filter(recipient=request.user, deleted_at__isnull=True)
         .select_related("match", "tournament", "championship")
-        .only(*INBOX_ROW_FIELDS)  # a row names its match, never shows it (issue 28: 50 rows a page)
+        .only(*INBOX_ROW_FIELDS)  # a row names its match, never shows it (50 rows a page)
     )
     if before is not None:
         rows = rows.filter(pk__lt=before)
@@ -135,7 +135,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         "muted_ids": {mute.match_id for mute in muted},
         "row_time": PageDates(INBOX_TIME),
     }
-    # Jinja2, like the board pages: the Django template's rendering was most of the page's time (issue 28).
+    # Jinja2, like the board pages: the Django template's rendering was most of the page's time.
     return render(request, "push/inbox.html", context, using="jinja2")
 
 

@@ -128,7 +128,7 @@ class RatingChange(models.Model):
 
 
 class PlayerRecord(models.Model):
-    """A player's finished matches in one game, counted as each ends (ratings/records.py, issue 28)."""
+    """A player's finished matches in one game, counted as each ends (ratings/records.py)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=40)

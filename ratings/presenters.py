@@ -32,7 +32,7 @@ class ChangeInfo:
 
 
 # What apps above ratings add to a player's profile page: `part(player) -> dict` of template context
-# (tournaments: "tournaments" and "titles"), registered in their AppConfig.ready() (issue 31).
+# (tournaments: "tournaments" and "titles"), registered in their AppConfig.ready().
 _profile_parts: list[Callable[[Any], dict]] = []
 
 
@@ -100,7 +100,7 @@ def finished_seats(user):
 
 def records(user) -> tuple[Record, dict[str, Record]]:
     """Won/lost/drawn over every finished match, in all and per game: one counted row per game
-    (ratings.records keeps them as matches finish), not every finished match (issue 28)."""
+    (ratings.records keeps them as matches finish), not every finished match."""
     total, per_game = Record(), {slug: Record() for slug in GAMES}
     for row in PlayerRecord.objects.filter(user=user):
         per_game[row.game] = Record(won=row.won, lost=row.lost, drawn=row.drawn)
@@ -126,7 +126,7 @@ def recent_matches(user, limit: int = 10, before: int | None = None, game: str =
     """The user's finished matches, newest first: `limit` of them older than match `before` (a keyset
     page), of one game when `game` is given."""
     # Newest first by match id: the seat_player_matches index gives them without reading (and sorting
-    # by end) every finished match of the player (issue 28).
+    # by end) every finished match of the player.
     shown = ("number", "match__game", "match__ended", "match__result", "match__rated")
     seats = finished_seats(user).only(*shown).order_by("-match_id")
     if before is not None:
@@ -169,7 +169,7 @@ def head_to_head(player, viewer) -> HeadToHead | None:
     """Finished matches where both sat; None when there is no other signed-in viewer."""
     if not getattr(viewer, "is_authenticated", False) or viewer.pk == player.pk:
         return None
-    # Only the matches both sat in, found by the database: not every finished match of each (issue 28).
+    # Only the matches both sat in, found by the database: not every finished match of each.
     together = finished_seats(player).filter(match__seats__user=viewer)
     mine = {s.match_id: s for s in finished_seats(viewer).filter(match__seats__user=player)}
     found = HeadToHead()
@@ -201,7 +201,7 @@ class RatingInfo:
     rating: Rating | None = None
 
     # The history and the chart are read only where the page draws them: the profile keeps each drawn
-    # chart until the rating's next match (a cached fragment), and then reads neither (issue 28).
+    # chart until the rating's next match (a cached fragment), and then reads neither.
     @cached_property
     def changes(self) -> list[tuple[int, float, float, str]]:
         """The rating's last CHART_MATCHES changes, oldest first: (match id, mu before, mu after, outcome)."""
@@ -222,7 +222,7 @@ class RatingInfo:
 
 
 # A rating's chart shows its last matches only: a player of thousands of matches gets a page of the
-# same size and cost as one of a hundred (issue 28); the ratingchange_history index reads them.
+# same size and cost as one of a hundred; the ratingchange_history index reads them.
 CHART_MATCHES = 100
 
 

@@ -1,4 +1,4 @@
-"""Each player's won/lost/drawn count per game, kept as matches finish (issue 28).
+"""Each player's won/lost/drawn count per game, kept as matches finish.
 
 The profile's record read every finished match of the player (3,000 for a busy one); it now reads one
 PlayerRecord row per game. The row is counted by the MatchFinished listener inside the transaction that

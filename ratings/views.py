@@ -45,7 +45,7 @@ def _ended_match(match_id: int) -> Match:
 
 
 # A rating's chart and its table are 600 values: drawn once and kept until the rating's next match
-# (its match count is in the key), an hour at most (issue 28).
+# (its match count is in the key), an hour at most.
 CHART_SECONDS = 3600
 
 
@@ -133,7 +133,7 @@ class CountedPaginator(Paginator):
 
 
 # The counts behind "Page X of Y" read every active rating of the game (33,000 at a million matches,
-# 150 ms and more): they are kept a minute, so a reader paging through pays for them once (issue 28).
+# 150 ms and more): they are kept a minute, so a reader paging through pays for them once.
 COUNTS_SECONDS = 60
 
 
@@ -162,7 +162,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     # not ranked beside settled ones unless the reader asks for it (?provisional=1, a plain link).
     show_provisional = request.GET.get("provisional") == "1"
     counts = active_counts(active, game, pool)
-    # Settled: the rest of the active ratings, as a plain condition (issue 28: "not in the provisional
+    # Settled: the rest of the active ratings, as a plain condition ("not in the provisional
     # ones" was a subquery hashing every rating of the game on each page).
     players = (active if show_provisional else active.filter(sigma__lte=PROVISIONAL_SIGMA)).select_related("user")
     players = players.order_by("-mu", "sigma", "user__username")

@@ -1,4 +1,4 @@
-"""Helpers for the API's tests (issue 27): a client with a token, a JSON POST. Not a test module."""
+"""Helpers for the API's tests: a client with a token, a JSON POST. Not a test module."""
 
 from __future__ import annotations
 

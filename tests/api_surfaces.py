@@ -1,4 +1,4 @@
-"""What the hidden-information audit reads through the API (issue 18): for one viewer, every API
+"""What the hidden-information audit reads through the API: for one viewer, every API
 response about a match and the viewer's calendar feed, as text to compare with the hidden twin's.
 
 The viewer is the user logged in on the audit's client (none: anonymous, who gets the API's 401).
@@ -33,11 +33,11 @@ def api_surfaces(client: Client, match_id: int) -> list[str]:
         api.get(f"/api/v1/matches/{match_id}/view"),
         api.get(f"/api/v1/matches/{match_id}"),
         api.get(f"/api/v1/matches/{match_id}/events?since=0"),
-        # issue 25: the streams (served here by WSGI, each answers what is now and ends)
+        # the streams (served here by WSGI, each answers what is now and ends)
         api.get(f"/api/v1/stream/match/{match_id}"),
         api.get("/api/v1/stream/event"),
         api.get("/api/v1/matches?filter=all"),
-        # issue 27: seeks and challenges (open matches), a player's finished matches (NDJSON)
+        # seeks and challenges (open matches), a player's finished matches (NDJSON)
         api.get("/api/v1/seeks"),
         api.get("/api/v1/challenges"),
     ]

@@ -1,4 +1,4 @@
-"""What an English word on a Dutch page is, and how a page is read for one (issues 19 and 29): shared by
+"""What an English word on a Dutch page is, and how a page is read for one: shared by
 the Dutch tests (tests/site/test_i18n.py, test_dutch_matches.py, test_dutch_site.py and the games' own);
 also which games carry Dutch words, and a compiled catalogue's entries. Not a test module."""
 

@@ -1,4 +1,4 @@
-"""What the hidden-information audit reads from the live streams (issue 25): for one viewer, the
+"""What the hidden-information audit reads from the live streams: for one viewer, the
 events its match stream and its own stream send at once (the current revision, the current counts),
 as text to compare with the hidden twin's. The viewer is the user logged in on the audit's client
 (none: anonymous, refused)."""

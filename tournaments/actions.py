@@ -126,7 +126,7 @@ def rating_of(game: str, user_id: int | None, *, bot_level: str = "") -> int:
 
 
 def ratings_of(game: str, entries: list[Entry]) -> dict[int, int]:
-    """rating_of for every entry at once, by entry id, in one query (issue 26: a tournament's start
+    """rating_of for every entry at once, by entry id, in one query (a tournament's start
     read one rating per entrant)."""
     user_ids = {e.user_id for e in entries if e.user_id is not None}
     levels = {e.bot_level for e in entries if e.user_id is None}
@@ -178,7 +178,7 @@ def do_join(tournament_id: int, user: User) -> Entry:
 def tell_entrants(tournament: Tournament, kind: str, *, tell_organiser: bool = True) -> None:
     """A tournament notification to every player entered (bots hear nothing), written in the
     caller's transaction; emails and pushes go once it commits. A player who withdrew or was
-    disqualified is out of it: they hear no more of it (issue 26)."""
+    disqualified is out of it: they hear no more of it."""
     entries = tournament.entries.select_related("user").filter(user__isnull=False)
     for entry in entries.filter(withdrawn=False, disqualified=False):
         notify_tournament(tournament, entry.user, kind)

@@ -97,7 +97,7 @@ def do_start_season_if_due(championship_id: int) -> str:
 def start_divisions(championship: Championship, season: Season, divisions: list[list[int]]) -> list[Tournament]:
     """The season's divisions: round robins of these players, seeded in this order, every match
     created now. All the divisions at once, in a number of queries that does not grow with the
-    divisions or their matches (issue 26: a season of 64 divisions starts in one worker task)."""
+    divisions or their matches (a season of 64 divisions starts in one worker task)."""
     now = timezone.now()
     tournaments = Tournament.objects.bulk_create(
         Tournament(

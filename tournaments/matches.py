@@ -5,7 +5,7 @@ then accept; a tournament's match has its players fixed by the pairing. games/ac
 creates and starts many such matches at once (the engine's new state, the tournament's clock, the
 seats, the notifications and bot moves queued on commit), so a round, or all the rounds of a
 championship season's divisions, are created in a number of queries that does not grow with the
-matches (issue 26). Called inside the caller's transaction.
+matches. Called inside the caller's transaction.
 """
 
 from __future__ import annotations

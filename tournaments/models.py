@@ -1,4 +1,4 @@
-"""Tournaments, their entries, rounds and tables (issue 26).
+"""Tournaments, their entries, rounds and tables.
 
 A table is one match of a round (two seats, or N for the multi-seat games) or a bye. Points and
 standings are not stored: they follow from the tables' finished matches (tournaments/standings.py),
@@ -48,7 +48,7 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(default=5)
     table_size = models.PositiveSmallIntegerField(default=4)  # tables format: the largest table
     all_at_once = models.BooleanField(default=False)  # round robin: every round's matches at the start
-    # A fixed schedule (issue 26): round n is paired round_hours * (n - 1) after the start, not before,
+    # A fixed schedule: round n is paired round_hours * (n - 1) after the start, not before,
     # whether or not the last round's matches have ended (they go on, and count when they end); a
     # knockout's next round still waits for its winners. None: each round when the last one ends.
     round_hours = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -1,5 +1,5 @@
 """What every stage of the web benchmark shares: the games and their table sizes, the bench database
-and cache, the sample sizes, the targets (issue 13, "Fast") and the run's options."""
+and cache, the sample sizes, the targets ("Fast") and the run's options."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ SYNTHETIC_HISTORY = 200  # Move rows of the query-count match "at move 200"
 SIZE_SAMPLE = 5  # late matches per game whose compressed board page is measured
 HEAVIEST_SAMPLE = 24  # states weighed per late game to find its heaviest
 
-# Guards, not goals (issue 25 retired issue 13's "board page >= 50% of a bare view": its ceiling is
+# Guards, not goals (the live events retired the "board page >= 50% of a bare view": its ceiling is
 # 15-37% with every query free): the ratios must not fall below today's figures.
 BOARD_TARGET = 0.15
 POLL_TARGET = 0.50

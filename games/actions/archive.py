@@ -1,4 +1,4 @@
-"""Compacting an ended match's moves into one row (issue 28).
+"""Compacting an ended match's moves into one row.
 
 An ended match's moves never change, so its Move rows are written into one MoveArchive row and
 deleted: a million finished matches keep a million rows instead of some 184 million. Readers go

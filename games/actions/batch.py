@@ -1,6 +1,6 @@
 """Many matches created and started at once, their seats already taken: a tournament's pairings.
 
-A championship season starts hundreds of matches in one worker task (issue 26). Started one by one
+A championship season starts hundreds of matches in one worker task. Started one by one
 (Match.create, the seats, games.actions.play.after_start) that is some twenty queries a
 match; here it is a fixed number whatever the count: one query for the users, one bulk insert each
 for the matches and the seats (their clocks already running, computed before the insert), and one

@@ -38,7 +38,7 @@ def start_turn_clock(match: Match, seat: Seat, now) -> None:
 
 def set_reminder(match: Match, seat: Seat, now) -> None:
     """Remind when a fifth of the time this turn may still take (turn time plus reserve) is left; never
-    in a live match (issue 16: the player is at the board)."""
+    in a live match (the player is at the board)."""
     if seat.is_bot or seat.deadline is None or clock.is_live(match.turn_seconds):
         seat.remind_at = None
         return
@@ -59,7 +59,7 @@ def add_turn_time(match: Match, seat: Seat, seconds: int, now) -> None:
         seat.paused_seconds += seconds
 
 
-DEADLINE_TASK_SECONDS = 600  # issue 16: a deadline nearer than this gets a task for its own second
+DEADLINE_TASK_SECONDS = 600  # a deadline nearer than this gets a task for its own second
 
 
 def queue_deadline_task(match: Match, seats: list[Seat], previous) -> None:

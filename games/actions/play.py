@@ -73,7 +73,7 @@ def do_move(match_id: int, user: User, version: int, move: str | dict[str, Any])
 
 
 def check_move_fields(match: Match, move: dict[str, Any]) -> None:
-    """The engine's move vocabulary: a known type and only its fields (issue 27: extras were stored)."""
+    """The engine's move vocabulary: a known type and only its fields (extras were stored)."""
     try:
         engine_of(match).check_move_fields(move)
     except IllegalMove as error:

@@ -84,7 +84,7 @@ class Result:
 
     winners: list[int]
     scores: list[float | int]
-    reason: str  # English; a Msg (games.engines.words) keeps its words for other languages (issue 19)
+    reason: str  # English; a Msg (games.engines.words) keeps its words for other languages
     draw: bool = False
     reason_words: dict[str, Any] = field(default_factory=dict)  # {"msg", "args"}: from `reason` if a Msg
 
@@ -115,7 +115,7 @@ class Engine:
     # seat's turn; "engine" = the site calls apply_timeout().
     timeout_policy: str = "engine"
     # Every move type and the fields a move of that type may have ("type" among them). A move with
-    # another type or another field is malformed (issue 27): refused before the turn is even looked
+    # another type or another field is malformed: refused before the turn is even looked
     # at, and never stored. Empty: the engine checks its moves' shape itself.
     move_fields: dict[str, frozenset[str]] = {}
 

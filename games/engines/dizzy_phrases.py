@@ -1,4 +1,4 @@
-"""Dizzy Lizzy cards in words (issue 19), shared by the games played with them (Dizzy Duo Battle and
+"""Dizzy Lizzy cards in words, shared by the games played with them (Dizzy Duo Battle and
 Lizzy Ghosties), beside dizzy_cards.py, which names the cards. One card reads the same in every game.
 
 Each phrase is a `Msg` (games/engines/words.py): its English text, as it always read ("the golden red

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-# The default time a hard bot may think about one move (issue 14: 1 s median, 3 s worst, one core).
+# The default time a hard bot may think about one move (1 s median, 3 s worst, one core).
 DEFAULT_BUDGET_S = 1.0
 # The clock budgets are measured on: wall time for the site (the worker's player waits on it); the
 # ladder switches to the process's CPU time so that a loaded machine does not weaken the bots.

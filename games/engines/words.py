@@ -1,4 +1,4 @@
-"""Words for people from Django-free code (the board presenters, issue 19): English text that keeps
+"""Words for people from Django-free code (the board presenters): English text that keeps
 what a translation needs.
 
 A `Msg` is a `str` (the English text, so everything that reads it as text still works) that also holds
@@ -48,7 +48,7 @@ def ngettext(singular: str, plural: str, n: int, **values: Any) -> Msg:
 
 
 def logged(template: str, audience: str | list[int] = "all", **values: Any) -> dict[str, Any]:
-    """A log entry whose words are an id with values (issue 19): "text" is the English text, as every
+    """A log entry whose words are an id with values: "text" is the English text, as every
     entry has; "msg" and "args" let the site show it in the viewer's language, today or years later
     (games.i18n.entry_text). Seats stay "{p0}" placeholders: pass them as values, like "{p0}"."""
     return {

@@ -66,7 +66,7 @@
     if (!board) return;
     const mine = Boolean(board.querySelector(".turn-banner.mine"));
     // The server's title already starts with "Your turn · " on the player's turn, and site.js puts
-    // the "(2) " count in front: both are kept or taken off here, never added twice (issue 27).
+    // the "(2) " count in front: both are kept or taken off here, never added twice.
     const words = `${board.dataset.yourTurn || "Your turn"} · `;
     const count = (document.title.match(/^\(\d+\) /) || [""])[0];
     let rest = document.title.slice(count.length);

@@ -1,4 +1,4 @@
-// Live events (issue 25): the server pushes "revision N" for a board and counts for the header over
+// Live events: the server pushes "revision N" for a board and counts for the header over
 // Server-Sent Events; this script turns them into the htmx triggers the page already has, so the
 // swap, the focus handling and the no-JavaScript pages stay as they are.
 // - A board (#board[data-live]) listens to its match: a newer revision triggers its "poll", which GETs

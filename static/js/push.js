@@ -1,4 +1,4 @@
-// Web push and the installable site (issue 17); every page works without this file.
+// Web push and the installable site; every page works without this file.
 // It registers the service worker (/sw.js), subscribes this device when the player asks (the settings
 // page's button, or a gentle prompt after their move, never on page load), and refreshes the inbox bell.
 (() => {
@@ -104,7 +104,7 @@
     prompt.id = "push-prompt";
     prompt.className = "panel push-prompt";
     prompt.setAttribute("aria-label", gettext("Notifications"));
-    // The question is announced (issue 27): a live region, filled once it is in the page, since a
+    // The question is announced: a live region, filled once it is in the page, since a
     // screen reader reads a live region's changes, not a region that arrives with its words.
     prompt.innerHTML =
       `<p role="status" aria-live="polite" data-push-question></p>` +

@@ -29,7 +29,7 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 });
 // A control of the board that loses the focus to nothing (disabled while its move is sent, or swapped
 // out by a poll that came first) leaves it on the page's body: the next board swap brings it back
-// (issue 27: in Flower Field the focus once fell to the body after a move).
+// (in Flower Field the focus once fell to the body after a move).
 // A click elsewhere on the page is the player's own choice: that loss is not brought back.
 let focusLostFromBoard = false;
 let pointerOutsideBoard = false;

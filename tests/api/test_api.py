@@ -1,4 +1,4 @@
-"""The public API (issue 18): tokens, every endpoint, errors as JSON, rate limits, the calendar feed."""
+"""The public API: tokens, every endpoint, errors as JSON, rate limits, the calendar feed."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_no_token_a_forged_one_or_an_inactive_user_is_401(alice, token_for):
 def test_the_settings_page_creates_shows_once_lists_and_revokes(alice, client_for):
     c = client_for(alice)
     assert c.get("/settings/").content.decode().count("/settings/api/") == 1
-    page = c.post("/settings/api/", {"name": "my bot", "scopes": ["read", "play", "challenge"]})  # issue 27
+    page = c.post("/settings/api/", {"name": "my bot", "scopes": ["read", "play", "challenge"]})
     raw = page.context["raw"]
     assert page.status_code == 200 and raw in page.content.decode() and "no-cache" in page["Cache-Control"]
     listing = c.get("/settings/api/").content.decode()
@@ -268,12 +268,12 @@ def test_create_a_match_with_a_bot_and_an_invitation_then_accept(alice, bob, tok
     joined = post_json(bobs, f"/api/v1/matches/{match_id}/join", {})
     assert joined.status_code == 200 and joined.json()["match"]["status"] == "active"
     again = post_json(bobs, f"/api/v1/matches/{match_id}/join", {})
-    assert again.status_code == 409 and again.json()["detail"]  # issue 27: already seated is a conflict
+    assert again.status_code == 409 and again.json()["detail"]  # already seated is a conflict
 
 
 def test_create_refuses_what_the_form_refuses(alice, token_for):
     c = api_client(token_for(alice))
-    cases = [  # issue 27: what the schema can say is a 400 from the schema; the rest has its own status
+    cases = [  # what the schema can say is a 400 from the schema; the rest has its own status
         ({"game": "no-such-game", "others": [{"kind": "open"}]}, 400, "'solitaire-chess'"),
         ({"game": "solitaire-chess", "others": []}, 400, "at least 1 item"),
         ({"game": "solitaire-chess", "others": [{"kind": "bot", "level": "godlike"}]}, 400, "level"),
@@ -378,7 +378,7 @@ def test_the_schema_and_docs_are_public(client):
     schema = client.get("/api/v1/openapi.json").json()
     assert "/api/v1/matches/{match_id}/moves" in schema["paths"]
     docs = client.get("/api/v1/docs")
-    # issue 27: our own page drawn from the schema (tests/api/test_api_docs.py), no longer Swagger UI
+    # our own page drawn from the schema (tests/api/test_api_docs.py), no longer Swagger UI
     assert docs.status_code == 200 and "<code>POST /api/v1/matches/{match_id}/moves</code>" in docs.content.decode()
     assert "cdn" not in docs.content.decode()
 

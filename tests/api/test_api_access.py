@@ -62,7 +62,7 @@ def cases(m: int, move: dict):
         ("post", f"/api/v1/matches/{m}/join", {**refused, "*": 409}),
         ("post", f"/api/v1/matches/{m}/leave", {**refused, "outsider": 403, "staff": 403, "*": 409}),
         ("post", "/api/v1/matches", {**refused, "*": 400}),  # an empty body: game and seats missing
-        # issue 27: seeks, challenges, chat, the record, the export, the token itself
+        # seeks, challenges, chat, the record, the export, the token itself
         ("get", "/api/v1/token", {**refused, "*": 200}),
         ("get", "/api/v1/seeks?game=solitaire-chess&clock=daily", {**refused, "*": 200}),
         ("get", "/api/v1/challenges", {**refused, "*": 200}),
@@ -76,7 +76,7 @@ def cases(m: int, move: dict):
         ("get", "/api/v1/users/alice/matches", {**refused, "*": 200}),
         ("post", f"/api/v1/matches/{m}/moves", {**refused, "outsider": 403, "other_seat": 403, "staff": 403}),
         ("post", f"/api/v1/matches/{m}/moves", {**refused, "seated": 200}, play),
-        # issue 26: tournaments (joining an unknown one is a 404 for every live token)
+        # tournaments (joining an unknown one is a 404 for every live token)
         ("get", "/api/v1/tournaments?game=solitaire-chess&status=open", {**refused, "*": 200}),
         ("get", "/api/v1/tournaments/999999", {**refused, "*": 404}),
         ("post", "/api/v1/tournaments/999999/join", {**refused, "*": 404}, {}),
@@ -143,7 +143,7 @@ def test_staff_see_tokens_and_mark_bot_accounts_in_the_admin(world, client_for, 
     assert token.revoked is not None
 
 
-# --- token scopes (issue 27) ---------------------------------------------------------------------
+# --- token scopes ---------------------------------------------------------------------
 
 
 def _operations(match_id: int):

@@ -1,4 +1,4 @@
-"""Challenges through the API (issue 27): create to a user with game, options and clock; accept;
+"""Challenges through the API: create to a user with game, options and clock; accept;
 decline with a reason the challenger reads; cancel. Each is the lobby's own action underneath."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What issue 27's black-box run found in the API, each with the board's side where it has one:
+"""What the black-box run found in the API, each with the board's side where it has one:
 wrongly typed options, moves with extra fields, the order of a move's errors, and statuses the
 schema now documents (joining twice 409, leaving without a seat 403)."""
 

@@ -1,4 +1,4 @@
-"""The API's documentation page, /api/v1/docs (issue 27: it scored 79 for accessibility): our own
+"""The API's documentation page, /api/v1/docs (it scored 79 for accessibility): our own
 page drawn from the schema, in the site's frame, and axe-clean in a real browser."""
 
 from __future__ import annotations

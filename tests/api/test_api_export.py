@@ -1,5 +1,5 @@
 """A match's record under /api/v1 and a player's finished matches as NDJSON with a cursor; the
-matches list's cursor too (issue 27: the list stopped at the newest 100)."""
+matches list's cursor too (the list stopped at the newest 100)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_the_matches_list_pages_past_100(alice, bob, settings):
 
 
 def test_the_matches_list_reads_only_what_a_summary_shows(alice, bob):
-    """Issue 28: a page of 100 rows decoded each match's JSON columns and dates that no summary shows."""
+    """A page of 100 rows decoded each match's JSON columns and dates that no summary shows."""
     running = start_match(alice, [bob])
     done = finished(alice, bob)
     with CaptureQueriesContext(connection) as captured:

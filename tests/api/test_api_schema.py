@@ -1,5 +1,5 @@
 """A property-based run of the API's OpenAPI schema (schemathesis): no input makes a server error,
-and no request the schema calls valid is refused as malformed (issue 27: schemathesis's
+and no request the schema calls valid is refused as malformed (schemathesis's
 positive_data_acceptance, "valid request rejected").
 
 Schemathesis reads /api/v1/openapi.json and sends generated requests, valid and not, to every

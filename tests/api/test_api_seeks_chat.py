@@ -1,4 +1,4 @@
-"""Seeks (other people's open seats) and the match chat through the API (issue 27)."""
+"""Seeks (other people's open seats) and the match chat through the API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The API's streams (issue 25): GET stream/match/{id} and GET stream/event (NDJSON), their auth and
+"""The API's streams: GET stream/match/{id} and GET stream/event (NDJSON), their auth and
 scope, heartbeats, the end of a revoked token's or a logged-out session's stream, the long poll on
 the live channel, and that no line says more than kinds, ids, revisions and counts.
 

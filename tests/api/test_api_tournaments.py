@@ -1,4 +1,4 @@
-"""The tournaments' API (issue 26): list (by game and status), one tournament with its standings and
+"""The tournaments' API: list (by game and status), one tournament with its standings and
 pairings, join and leave with the "challenge" scope; refusals change nothing."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ for the viewer (the full page, the HTMX fragment, the emails) must be byte for b
 for both states: if anything hidden could be read from a page, in text, attributes, comments or
 scripts, the two renderings would differ. It also checks that the seed never appears and that
 log entries meant for others never reach a viewer, and that everything is public after the end.
-Issue 19: every setup runs in English, and each game's plain setup in Dutch too (players, the
+Every setup runs in English, and each game's plain setup in Dutch too (players, the
 spectator and the visitor all reading Dutch), since the words of a log entry differ by language.
 """
 
@@ -96,14 +96,14 @@ class Audit:
             normalised(c.get(url).content.decode()),
             normalised(c.get(url, HTTP_HX_REQUEST="true").content.decode()),
             normalised(c.get(url + "history/").content.decode()),
-            # Issue 15: profiles, the leaderboard and the replay (404 while running) tell nothing hidden.
+            # Profiles, the leaderboard and the replay (404 while running) tell nothing hidden.
             normalised(c.get(f"/players/{self.users[0].username}/").content.decode()),
             normalised(c.get(f"/players/{self.users[-1].username}/").content.decode()),
             normalised(c.get(f"/leaderboards/{self.match.game}/").content.decode()),
             normalised(c.get(url + "replay/").content.decode()),
-            *api_surfaces(c, self.match.pk),  # issue 18: every API response and the calendar feed
-            *self.inbox(c),  # issue 17
-            *live_surfaces(c, self.match.pk),  # issue 25: what the live streams send at once
+            *api_surfaces(c, self.match.pk),  # every API response and the calendar feed
+            *self.inbox(c),
+            *live_surfaces(c, self.match.pk),  # what the live streams send at once
         ]
 
     def inbox(self, c: Client) -> list[str]:
@@ -118,7 +118,7 @@ class Audit:
         user = self.users[seat]
         row = Notification(match=self.match, recipient=user, kind=Kind.YOUR_TURN, turn=self.match.version)
         message = build_email(user, Kind.YOUR_TURN, email_context(row))
-        # Issue 17: the push payload of every kind, as the worker would send it now.
+        # The push payload of every kind, as the worker would send it now.
         pushes = [
             json.dumps(push_payload(Notification(match=self.match, recipient=user, kind=kind, turn=row.turn)))
             for kind in Kind
@@ -198,7 +198,7 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, l
         page = html.unescape(spectator.get(f"/matches/{match.pk}/history/").content.decode())
         names = match.seat_names()
         for move in match.moves.all():
-            for entry in move.log:  # a private entry names its seat to the spectator (issue 29)
+            for entry in move.log:  # a private entry names its seat to the spectator
                 assert fill_names(entry_text_for(entry, None), names) in page
         assert f'<html lang="{language}">' in page
     print(f"\naudit {slug} {players}p {options} {language}: {len(states)} states, {audit.views_checked} views checked")
@@ -240,7 +240,7 @@ def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
 
 
 def test_the_audit_catches_a_hand_in_a_push(make_user, monkeypatch):
-    """Issue 17: push payloads are audited surfaces. One that told the hands (read as the worker would,
+    """Push payloads are audited surfaces. One that told the hands (read as the worker would,
     from the database) is caught, and by a push surface: with time frozen, every page stays the same."""
     users = [make_user("p0"), make_user("p1")]
     with time_machine.travel("2026-11-20 12:00Z", tick=False):
@@ -266,7 +266,7 @@ def test_the_audit_catches_a_hand_in_a_push(make_user, monkeypatch):
 
 @pytest.mark.parametrize("slug", sorted(available_engines()))
 def test_private_notes_reach_their_writer_alone(slug, make_user):
-    """Issue 27: a player's notes are on their own board page only, during the match and after it:
+    """A player's notes are on their own board page only, during the match and after it:
     never in another viewer's page, fragment, history, API view, feed, inbox, email or push, nor in
     the record or the replay that the end makes public."""
     engine = available_engines()[slug]
@@ -308,7 +308,7 @@ def test_private_notes_reach_their_writer_alone(slug, make_user):
     assert audit.clients[0].get(f"/matches/{match.pk}/").content.decode().count(marks[0]) == 1  # kept after the end
 
 
-# --- the audit's API surfaces can fail: a leak planted in the API's view alone is found (issue 18) ---
+# --- the audit's API surfaces can fail: a leak planted in the API's view alone is found ---
 
 
 @pytest.mark.parametrize("leak", ["hands in the API view", "seed in the calendar"])
@@ -346,7 +346,7 @@ def _state_of(user) -> str:
 
 
 def test_the_audit_reads_the_new_api_surfaces_of_a_finished_match(make_user, monkeypatch):
-    """Issue 27: a player's exported matches are read too; the seed planted in them is caught."""
+    """A player's exported matches are read too; the seed planted in them is caught."""
     users = [make_user("p0"), make_user("p1")]
     match = actions.create_match(users[0], "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", "p1")])
     actions.do_join(match.pk, users[1])

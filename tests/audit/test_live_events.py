@@ -1,4 +1,4 @@
-"""The live events carry nothing but revisions, kinds and counts (issue 25), whatever happens in a match.
+"""The live events carry nothing but revisions, kinds and counts, whatever happens in a match.
 
 Every message the site publishes while whole matches of every game are played (with their hidden
 hands, piles and seeds) is recorded where it leaves for Redis or the in-process queues, and checked

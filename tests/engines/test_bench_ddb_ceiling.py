@@ -1,5 +1,5 @@
-"""bench/ddb_ceiling.py, the study of what Dizzy Duo Battle's hard bot would gain from hidden cards
-(issue 14): its informed bot keeps the six that do best against the hands it is told, and its
+"""bench/ddb_ceiling.py, the study of what Dizzy Duo Battle's hard bot would gain from hidden cards:
+its informed bot keeps the six that do best against the hands it is told, and its
 games end."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dizzy Duo Battle hard bot (issue 14) and the shared search helper: legal moves, an obvious win,
+"""Dizzy Duo Battle hard bot and the shared search helper: legal moves, an obvious win,
 the budget."""
 
 from __future__ import annotations

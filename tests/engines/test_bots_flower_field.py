@@ -1,4 +1,4 @@
-"""Doubting Flower Field hard bot (issue 14): legal moves, obvious wins, beliefs about claims."""
+"""Doubting Flower Field hard bot: legal moves, obvious wins, beliefs about claims."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lizzy Ghosties hard bot (issue 14): legal moves, obvious wins, the budget."""
+"""Lizzy Ghosties hard bot: legal moves, obvious wins, the budget."""
 
 from __future__ import annotations
 

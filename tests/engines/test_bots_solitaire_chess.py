@@ -1,4 +1,4 @@
-"""Solitaire Chess hard bot (issue 14): legal moves, the rebuilt state, an obvious win, the budget."""
+"""Solitaire Chess hard bot: legal moves, the rebuilt state, an obvious win, the budget."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Dizzy Duo Battle sampler (issue 14): every sample is a state the seat cannot tell from the real one."""
+"""The Dizzy Duo Battle sampler: every sample is a state the seat cannot tell from the real one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 27, small things seen on the way: the tab title on the board, the Solitaire Chess board's
+"""Small things seen on the way: the tab title on the board, the Solitaire Chess board's
 headings and header cells, and `Cache-Control: private` on pages that depend on who asks. (The title
 in the browser, the settings links' size and the focus are in tests/site/test_accessibility.py.)"""
 

@@ -1,4 +1,4 @@
-"""Issue 31: games.actions publish each match event from one place, and the apps' listeners write
+"""Games.actions publish each match event from one place, and the apps' listeners write
 the same rows as before (ratings on MatchFinished, notifications on the start, turns and ends)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dizzy Duo Battle in Dutch (issue 19): its presenter's words, its log, its results and its refusals.
+"""Dizzy Duo Battle in Dutch: its presenter's words, its log, its results and its refusals.
 
 The words are Msgs (games/engines/words.py) whose Dutch is in the game's own catalogue,
 games/engines/dizzy_duo_battle/locale/nl/LC_MESSAGES/django.po. The English stays what it always was,

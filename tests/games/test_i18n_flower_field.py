@@ -1,4 +1,4 @@
-"""Issue 19 for Doubting Flower Field: its own Dutch catalogue holds every word of its engine, its
+"""for Doubting Flower Field: its own Dutch catalogue holds every word of its engine, its
 board and their shared names, with the same placeholders; a refused move is refused in the player's
 language; a stored log entry and the reason a match ended read in whatever language their reader has,
 from the same stored words; yellow's letter is G in Dutch, as on the rules page."""

@@ -1,4 +1,4 @@
-"""Lizzy Ghosties in Dutch (issue 19): its cards' phrases, its presenter's words, its log, its result and
+"""Lizzy Ghosties in Dutch: its cards' phrases, its presenter's words, its log, its result and
 its refusals.
 
 The words are Msgs (games/engines/words.py) whose Dutch is in the game's own catalogue,

@@ -1,4 +1,4 @@
-"""Live play keeps time to the second (issue 16): a task at each short deadline, Flower Field's extra
+"""Live play keeps time to the second: a task at each short deadline, Flower Field's extra
 minute for a challenge, no "your turn" email in a live match, the optional turn sound."""
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def timer_wakes(monkeypatch) -> list[tuple[str, datetime]]:
 
 
 def test_one_timer_applies_the_coming_deadlines_of_every_clock_at_their_second(alice, bob, carol, timer_wakes):
-    """Issue 16: a long clock's deadline is applied at its second too; issue 28: by one timer that
+    """A long clock's deadline is applied at its second too; by one timer that
     wakes at each deadline in turn, not a countdown task a match queued by every sweep."""
     with time_machine.travel(START, tick=False):
         first, second = start(alice, bob, preset="daily"), start(alice, carol, preset="daily")

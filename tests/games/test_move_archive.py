@@ -1,4 +1,4 @@
-"""Issue 28: an ended match's moves compacted into one MoveArchive row. What anyone sees of the match
+"""An ended match's moves compacted into one MoveArchive row. What anyone sees of the match
 (the replay, the history page, the record, the API, the admin's replay, the emails) is byte for byte
 what it was with the Move rows; the sweep archives only matches ended long enough ago, a batch at a
 time, oldest first, by its partial index."""

@@ -1,4 +1,4 @@
-"""Issue 27: a player's private notes on a board: saved by the plain form (no JavaScript) or by the
+"""A player's private notes on a board: saved by the plain form (no JavaScript) or by the
 board's script (JSON back), CSRF-safe, POST only, for the players of the match alone, kept after the
 end. (That no other viewer ever reads them is the hidden-information audit's: tests/audit.)"""
 

@@ -220,7 +220,7 @@ def test_a_whole_match_against_a_bot_to_the_result(alice, client_for, django_cap
     assert "Finished" in page and "hx-trigger" not in board.split(">")[0]  # the finished board stops polling
     # Moves after the end are refused.
     response = post_move(c, match, {"type": "place", "to": "a1"})
-    assert response.status_code == 409 and "over" in response.content.decode()  # issue 29: a conflict
+    assert response.status_code == 409 and "over" in response.content.decode()  # a conflict
 
 
 def test_the_poll_keeps_a_half_built_selection(match, alice, client_for):
@@ -231,7 +231,7 @@ def test_the_poll_keeps_a_half_built_selection(match, alice, client_for):
 
 
 def test_the_losing_side_of_a_final_move_race_gets_409(match, alice, bob, client_for):
-    """The match ended between loading the board and moving (issue 29, defect 8): a conflict with the
+    """The match ended between loading the board and moving (defect 8): a conflict with the
     current state, 409 as for a stale board, on the board and in the API; nothing changes."""
     from django.test import Client
 

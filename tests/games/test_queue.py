@@ -1,4 +1,4 @@
-"""games.queue: tasks are queued by name (issue 31), and still run at once in the tests (eager mode)."""
+"""games.queue: tasks are queued by name, and still run at once in the tests (eager mode)."""
 
 from __future__ import annotations
 

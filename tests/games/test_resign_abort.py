@@ -1,4 +1,4 @@
-"""Issue 27: resigning (ruling SITE-RESIGN) and aborting (ruling SITE-ABORT), on the board and through
+"""Resigning (ruling SITE-RESIGN) and aborting (ruling SITE-ABORT), on the board and through
 the API, in every game; their ratings, their notifications, the record and the replay; the worker's
 abort of a match whose first player never moved."""
 
@@ -303,7 +303,7 @@ def test_an_admins_abort_reaches_the_players_and_the_moderation_log(
 
 def test_a_late_board_reads_no_moves_to_know_every_seat_moved(alice, bob, client_for):
     """Past the history tail, the seats seen in it have moved: the Move rows are read only for a seat
-    that is not in it (issue 28: the board makes the same queries at move 1 and late)."""
+    that is not in it (the board makes the same queries at move 1 and late)."""
     match = every_seat_moves_once(start_match(alice, [bob]))
     tail = [{**match.history_tail[-1], "number": n, "seat": n % 2} for n in range(HISTORY_TAIL)]
     Match.objects.filter(pk=match.pk).update(version=HISTORY_TAIL + 10, history_tail=tail)

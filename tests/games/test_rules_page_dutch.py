@@ -1,4 +1,4 @@
-"""The Dutch rules pages (issue 19): a Dutch visitor gets templates/games/rules/nl/<slug>.html, with
+"""The Dutch rules pages: a Dutch visitor gets templates/games/rules/nl/<slug>.html, with
 the same pictures and the same ruling ids as the English page; an English visitor's page is unchanged."""
 
 from __future__ import annotations

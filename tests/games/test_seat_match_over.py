@@ -1,4 +1,4 @@
-"""Seat.match_over (issue 28): every way a match ends marks its seats, so the dashboard reads a player's
+"""Seat.match_over: every way a match ends marks its seats, so the dashboard reads a player's
 matches that are not over from the partial index seat_player_going_on instead of all their seats."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The chat (moderation) and the rating changes (ratings) reach a viewer's PlayerView through parts
-the apps register, not through games importing them (issue 31)."""
+the apps register, not through games importing them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The example bot (examples/random_bot.py) against the real server until its match ends (issue 18).
+"""The example bot (examples/random_bot.py) against the real server until its match ends.
 
 The bot is another process that speaks HTTP to pytest-django's live server, using only the API: it
 creates a match against a random bot seat, lists its turns, reads its view, plays random legal

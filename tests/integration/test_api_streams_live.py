@@ -1,4 +1,4 @@
-"""The API's streams end to end (issue 25): a real uvicorn on a loopback port, real Redis pub/sub
+"""The API's streams end to end: a real uvicorn on a loopback port, real Redis pub/sub
 between it and this test process (another web process or the Celery worker), PostgreSQL shared by
 both; the streams read over plain HTTP as a bot reads them (NDJSON)."""
 

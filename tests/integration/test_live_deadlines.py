@@ -1,4 +1,4 @@
-"""Issue 16: a live clock's deadlines are applied at their second by real workers and beat on Redis.
+"""A live clock's deadlines are applied at their second by real workers and beat on Redis.
 
 A custom clock of a few seconds (3 s a turn, one reserve period of 2 s; the form's minimum is a
 minute, so the test sets the figures on the row before the match starts): the reserve period starts,

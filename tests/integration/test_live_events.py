@@ -1,4 +1,4 @@
-"""Live events end to end (issue 25): a real uvicorn serving dizzysite.asgi on a loopback port, real
+"""Live events end to end: a real uvicorn serving dizzysite.asgi on a loopback port, real
 Redis pub/sub between it and this test process (which plays the part of another web process or the
 Celery worker), PostgreSQL shared by both. Streams are read over plain HTTP, as a browser's
 EventSource reads them."""

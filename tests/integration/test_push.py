@@ -1,4 +1,4 @@
-"""Issue 17: a real worker pushes to a push service of the test's own on 127.0.0.1, which checks the
+"""A real worker pushes to a push service of the test's own on 127.0.0.1, which checks the
 VAPID signature and decrypts each push with the subscription's keys, as a browser would."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_a_move_pushes_once_to_the_other_player_and_a_gone_device_is_deleted(
 def test_a_real_worker_sends_the_topic_and_refuses_a_name_inside_our_network(
     alice, bob, publish_to_redis, start_worker, monkeypatch, settings
 ):
-    """Issue 29: every push carries its match's Topic; a push service's name that resolves to this
+    """Every push carries its match's Topic; a push service's name that resolves to this
     machine (here "localhost", let through the list for the test) is refused by the worker, unsent."""
     from notifications.service import notify
     from push.models import PushDelivery

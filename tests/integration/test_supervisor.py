@@ -1,4 +1,4 @@
-"""`make run`'s supervisor (dizzysite/supervise.py, issue 30) with real processes on the embedded
+"""`make run`'s supervisor (dizzysite/supervise.py) with real processes on the embedded
 defaults: a killed worker is seen by /healthz (503) and started again (200); a SIGTERM to make's
 process group, as a process manager or a closed terminal sends, stops everything once."""
 

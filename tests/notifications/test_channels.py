@@ -1,4 +1,4 @@
-"""Push is a channel that registers itself with notifications (issue 31): notifications imports no push."""
+"""Push is a channel that registers itself with notifications: notifications imports no push."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ def test_never_and_digest_preferences(alice, bob, on_commit):
     bob.email_preferences = {"your_turn": "digest", "finished": "never"}
     bob.save()
     match = start_match(alice, [bob])
-    never = notify(match, bob, Kind.FINISHED, 3)  # issue 17: still a row, for the inbox, but no email
+    never = notify(match, bob, Kind.FINISHED, 3)  # still a row, for the inbox, but no email
     assert never.status == Notification.Status.SKIPPED and never.error == "not wanted by email"
     row = notify(match, bob, Kind.YOUR_TURN, 3)
     assert row.status == Notification.Status.DIGEST

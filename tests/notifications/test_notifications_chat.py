@@ -1,4 +1,4 @@
-"""Issue 29, defect 6: a chat message reaches the match's other players as a notification kind of its
+"""A chat message reaches the match's other players as a notification kind of its
 own ("chat" in the preferences grid): one unread entry per match and reader, whatever number of
 messages follow; never to the writer, to a player who blocks the writer, or to a spectator."""
 

@@ -1,4 +1,4 @@
-"""Issue 29, defect 1: whoever is to move when a match starts hears it once (inbox, email, push);
+"""Whoever is to move when a match starts hears it once (inbox, email, push);
 the player whose own request started it is at the board and hears nothing more."""
 
 from __future__ import annotations

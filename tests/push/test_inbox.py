@@ -1,4 +1,4 @@
-"""Issue 29, defect 2: the inbox can be cleared. Showing it changes nothing (a prefetch or a mail
+"""The inbox can be cleared. Showing it changes nothing (a prefetch or a mail
 scanner opens pages too); reading, marking all read, deleting and muting a match are POSTs; pages
 are keyset pages; plain forms, so all of it works without JavaScript."""
 
@@ -117,7 +117,7 @@ def test_delete_removes_an_entry_for_good(alice, bob, client_for):
 def test_a_muted_match_makes_no_entry_email_or_push_until_unmuted(
     alice, bob, client_for, django_capture_on_commit_callbacks
 ):
-    from notifications.models import MatchMute  # issue 29's model: imported here, so the rest runs on older code
+    from notifications.models import MatchMute  # the model: imported here, so the rest runs on older code
 
     match = start_match(alice, [bob])
     other = start_match(alice, [bob])
@@ -184,7 +184,7 @@ def inbox_costs(c) -> tuple[int, int, str]:
 
 
 def test_a_full_inbox_page_costs_no_query_and_few_translations_a_row(alice, bob, client_for):
-    """Issue 28: the page's time was its 50 rows, mostly get_kind_display (it translates every kind's
+    """The page's time was its 50 rows, mostly get_kind_display (it translates every kind's
     label for each row) and the columns the rows read but never show (the match's state among them)."""
     match = start_match(alice, [bob])
     c = client_for(bob)
@@ -258,7 +258,7 @@ def expected_row(row: Notification, muted: set[int], before: int) -> str:
 
 
 def test_an_inbox_page_reverses_its_addresses_once_and_shows_each_row_whole(alice, bob, client_for, monkeypatch):
-    """Issue 28: a page's 50 rows reverse no address of their own (three a row were much of its time);
+    """A page's 50 rows reverse no address of their own (three a row were much of its time);
     every row keeps its link, time, forms, hidden `before` and screen-reader names all the same."""
     import zoneinfo
     from datetime import datetime, timedelta
@@ -307,7 +307,7 @@ def test_an_inbox_page_reverses_its_addresses_once_and_shows_each_row_whole(alic
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_rows_time_is_written_as_the_date_filter_writes_it(language):
-    """Issue 28: the inbox writes its rows' times itself (names translated once a page), exactly as
+    """The inbox writes its rows' times itself (names translated once a page), exactly as
     Django's date filter "D j M, H:i" in the viewer's zone, through a year of days and hours."""
     import zoneinfo
     from datetime import datetime, timedelta

@@ -1,4 +1,4 @@
-"""Web push (issue 17): devices, sending once after commit, gone devices, presence, the grid, the inbox."""
+"""Web push: devices, sending once after commit, gone devices, presence, the grid, the inbox."""
 
 from __future__ import annotations
 
@@ -272,7 +272,7 @@ def test_the_bell_the_inbox_and_marking_read(alice, bob, client_for, on_commit):
     bell = c.get("/inbox/bell/").content.decode()
     assert 'data-count="2"' in bell and "Inbox: 2" in bell and "unread" in bell
     c.get("/inbox/")
-    assert "Inbox: 2" in c.get("/inbox/bell/").content.decode()  # issue 29: showing them reads nothing
+    assert "Inbox: 2" in c.get("/inbox/bell/").content.decode()  # showing them reads nothing
     row = Notification.objects.filter(recipient=bob).first()
     assert client_for(alice).get(f"/inbox/{row.pk}/").status_code == 404  # not hers
     opened = c.get(f"/inbox/{row.pk}/")  # the address older pushes carry: to the board, reading nothing

@@ -1,4 +1,4 @@
-"""Issue 17 in Chromium: a player turns notifications on from the settings page through the real
+"""in Chromium: a player turns notifications on from the settings page through the real
 service worker registration, the opponent moves, the push reaches the service worker and the bell's
 count rises; the new pages pass axe.
 
@@ -137,7 +137,7 @@ def test_the_site_is_installable_and_offers_notifications_only_after_a_move(
         page.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
         prompt = page.get_by_role("region", name="Notifications")
         prompt.wait_for()
-        # The question is a live region, filled once it is in the page: screen readers announce it (issue 27).
+        # The question is a live region, filled once it is in the page: screen readers announce it.
         question = prompt.get_by_role("status").filter(has_text="when it is your turn again")
         question.wait_for()
         assert question.get_attribute("aria-live") == "polite"

@@ -1,4 +1,4 @@
-"""Issue 29, defect 5 (the push parts): device names and the manifest's description speak Dutch."""
+"""Device names and the manifest's description speak Dutch."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 29, defect 6: what a push says and how it is kept. The "finished" push says who won in a
+"""What a push says and how it is kept. The "finished" push says who won in a
 sentence; every push carries a Topic per match (a device that was offline gets the latest only)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 29, defect 7: a push endpoint must be one of the browsers' push services, checked when a
+"""A push endpoint must be one of the browsers' push services, checked when a
 browser subscribes and again when the worker sends (a name that resolves into our own network is
 refused); an endpoint another account holds is refused, never moved."""
 

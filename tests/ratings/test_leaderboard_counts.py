@@ -1,4 +1,4 @@
-"""The leaderboard's counts ("Page X of Y", the provisional players) are kept a minute (issue 28): a
+"""The leaderboard's counts ("Page X of Y", the provisional players) are kept a minute: a
 reader paging through does not count every active rating of the game on each page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A player's record is counted as matches finish (issue 28): the counts kept by the MatchFinished
+"""A player's record is counted as matches finish: the counts kept by the MatchFinished
 listener, and those the data migration fills from the finished matches, equal the count over every
 finished seat that the profile used to make; the profile reads them in the same queries however many."""
 

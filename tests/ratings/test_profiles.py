@@ -1,4 +1,4 @@
-"""Profiles, leaderboards, rematches and challenges (issue 15)."""
+"""Profiles, leaderboards, rematches and challenges."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings (issue 15): OpenSkill per game, changed in the transaction that ends a match, exactly once."""
+"""Ratings: OpenSkill per game, changed in the transaction that ends a match, exactly once."""
 
 from __future__ import annotations
 
@@ -248,7 +248,7 @@ def test_a_seat_handed_to_a_bot_still_counts_as_its_player(alice, bob):
 
 
 def test_the_leaderboard_hides_provisional_players_unless_asked(alice, bob, carol, client):
-    """As lichess does (issue 29, defect 8): a rating that has not settled is not ranked beside settled
+    """As lichess does (defect 8): a rating that has not settled is not ranked beside settled
     ones; a plain link (GET, nothing changes) shows them, marked provisional."""
     from datetime import timedelta
 

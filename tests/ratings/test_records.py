@@ -1,4 +1,4 @@
-"""Signed match records (issue 29, defect 3) and the replay of every ended match (defect 8).
+"""Signed match records (defect 3) and the replay of every ended match (defect 8).
 
 A record carries digests of its moves, its end and its players, and a signature over the whole,
 made with the server's key; `manage.py replay` names what does not match."""
@@ -166,7 +166,7 @@ def test_adjudication_in_the_record_is_what_the_moderation_log_says(alice, bob, 
 
 
 def test_an_aborted_match_has_a_replay_and_a_record(alice, bob, make_user, client, client_for, tmp_path, capsys):
-    """ALL-3: everything is public after any end, an abort included (issue 29, defect 8)."""
+    """ALL-3: everything is public after any end, an abort included (defect 8)."""
     moderator = make_user("mod", is_staff=True)
     match = start_match(alice, [bob])
     mover = match.seats.get(to_act=True)

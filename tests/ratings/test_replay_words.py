@@ -1,4 +1,4 @@
-"""A replay names players in the third person unless the reader is that player (issue 29, defect 4).
+"""A replay names players in the third person unless the reader is that player (defect 4).
 
 After the end everything is public (ALL-3), the private log entries too ("You drew the red stripes
 head."), and `?seat=N` lays the board out from seat N's side. Neither may speak to a reader as if they

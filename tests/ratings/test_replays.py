@@ -1,4 +1,4 @@
-"""Replays and records of finished matches (issue 15): every game from start to end, the record round trip."""
+"""Replays and records of finished matches: every game from start to end, the record round trip."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_replay_steps_from_start_to_end(slug, alice, client, django_capture_on_c
     page = response.content.decode()
     assert f"Position after move {match.version} of {match.version}" in page and "(the end)" in page
     # ALL-3: every log entry is shown, the private ones too, next to the board; to this anonymous
-    # reader a private one names its seat instead of saying "you" (issue 29).
+    # reader a private one names its seat instead of saying "you".
     names = match.seat_names()
     for move in match.moves.all():
         for entry in move.log:
@@ -118,7 +118,7 @@ def test_admin_replay_uses_the_shared_loop(alice, bob, make_user, client_for):
 
 @pytest.mark.slow
 def test_hostile_values_in_the_new_pages_are_never_a_500(alice, bob, client_for):
-    """Issue 15's paths and query parameters get the fuzz suite's worst values (tests/hostile.py)."""
+    """the paths and query parameters get the fuzz suite's worst values (tests/hostile.py)."""
     from urllib.parse import quote_from_bytes
 
     match = start_match(alice, [bob])

@@ -71,7 +71,7 @@ def cases(m):
         ("get", f"/admin/games/match/{m}/replay/", {"staff": 200, "*": 302}),
         ("get", "/admin/moderation/report/", {"staff": 200, "*": 302}),
         ("get", "/admin/moderation/moderationlog/", {"staff": 200, "*": 302}),
-        # Issue 15: profiles, leaderboards, replays and records (none for a running match), rematches.
+        # Profiles, leaderboards, replays and records (none for a running match), rematches.
         ("get", "/players/alice/", {"*": 200}),
         ("get", "/players/nobody-at-all/", {"*": 404}),
         ("get", "/leaderboards/", {"*": 200}),
@@ -85,7 +85,7 @@ def cases(m):
         ("post", f"/matches/{m}/rematch/", {"anonymous": 302, "*": 302}),
         ("get", "/admin/ratings/rating/", {"staff": 200, "*": 302}),
         ("get", "/admin/ratings/ratingchange/", {"staff": 200, "*": 302}),
-        # Issue 18: the API needs a token, a session is none (tests/api/test_api_access.py has the token matrix).
+        # The API needs a token, a session is none (tests/api/test_api_access.py has the token matrix).
         ("get", "/api/v1/me", {"*": 401}),
         ("get", f"/api/v1/matches/{m}/view", {"*": 401}),
         ("post", f"/api/v1/matches/{m}/moves", {"*": 401}),
@@ -95,7 +95,7 @@ def cases(m):
         ("post", "/settings/api/999999/revoke/", {"anonymous": 302, "*": 404}),
         ("post", "/settings/api/calendar/", {"anonymous": 302, "*": 302}),
         ("get", "/calendar/forged-token.ics", {"*": 404}),
-        # Issue 17: the inbox and its bell, devices for web push, the manifest and the service worker.
+        # The inbox and its bell, devices for web push, the manifest and the service worker.
         ("get", "/inbox/", {"anonymous": 302, "*": 200}),
         ("get", "/inbox/bell/", {"anonymous": 204, "*": 200}),
         ("get", "/inbox/999999/", {"anonymous": 302, "*": 404}),
@@ -134,7 +134,7 @@ def test_every_url_for_every_visitor(world):
 
 
 def test_inbox_entries_and_devices_are_their_owners_alone(world):
-    """Issue 17: another player's notification or device is a 404, and stays as it was."""
+    """Another player's notification or device is a 404, and stays as it was."""
     from notifications.models import Notification
     from push.models import PushSubscription
 
@@ -145,14 +145,14 @@ def test_inbox_entries_and_devices_are_their_owners_alone(world):
     )
     for who in ("outsider", "staff", {"seated": "other_seat", "other_seat": "seated"}[owner]):
         assert client_as(world[who]).get(f"/inbox/{row.pk}/").status_code == 404, who
-        for action in ("read", "delete"):  # issue 29
+        for action in ("read", "delete"):
             assert client_as(world[who]).post(f"/inbox/{row.pk}/{action}/").status_code == 404, who
         assert client_as(world[who]).post(f"/push/subscriptions/{device.pk}/remove/").status_code == 404, who
     row.refresh_from_db()
     assert row.read_at is None and row.deleted_at is None and PushSubscription.objects.filter(pk=device.pk).exists()
     assert client_as(world[owner]).get(f"/inbox/{row.pk}/").status_code == 302
     row.refresh_from_db()
-    assert row.read_at is None  # issue 29: a GET reads nothing
+    assert row.read_at is None  # a GET reads nothing
     assert client_as(world[owner]).post(f"/inbox/{row.pk}/read/").status_code == 302
     row.refresh_from_db()
     assert row.read_at is not None
@@ -222,7 +222,7 @@ def test_a_player_has_a_limit_of_active_matches(alice, settings):
 
 
 def test_finished_match_pages_for_every_visitor(world):
-    """Issue 15: a finished match's replay and record are public (ALL-3); only its players get a rematch."""
+    """A finished match's replay and record are public (ALL-3); only its players get a rematch."""
     from games import actions
 
     match = world["match"]

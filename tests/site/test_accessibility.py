@@ -50,7 +50,7 @@ def test_every_board_is_axe_clean_in_its_states_and_keeps_the_focus(game, browse
 
 
 def test_the_tab_title_says_your_turn_once_and_no_more_after_the_move(browser, live_server, make_user):
-    """Issue 27: the server's title and clock.js both added "Your turn", and it stayed after the move."""
+    """The server's title and clock.js both added "Your turn", and it stayed after the move."""
     alice, bob = make_user("alice"), make_user("bob")
     match = start_match(alice, [bob], "solitaire-chess", options={"advantage": "0"})  # alice chooses the order
     page = page_as(browser, live_server, alice)
@@ -64,7 +64,7 @@ def test_the_tab_title_says_your_turn_once_and_no_more_after_the_move(browser, l
 
 
 def test_the_settings_links_are_targets_of_24px(browser, live_server, make_user):
-    """Issue 27: the account links on the settings page were 19 px tall (WCAG 2.5.8 asks 24)."""
+    """The account links on the settings page were 19 px tall (WCAG 2.5.8 asks 24)."""
     from axe_playwright_python.sync_playwright import Axe
 
     page = page_as(browser, live_server, make_user("alice"))
@@ -78,7 +78,7 @@ def test_the_settings_links_are_targets_of_24px(browser, live_server, make_user)
 
 
 def test_a_board_control_that_lost_the_focus_gets_it_back_at_the_next_redraw(browser, live_server, make_user):
-    """Issue 27: in Flower Field the focus once fell to the page's body after a move. However a board
+    """In Flower Field the focus once fell to the page's body after a move. However a board
     control loses the focus to the body (a browser that blurs a control disabled while its move is
     sent, a redraw that came first), the next redraw of the board brings it back; a click elsewhere
     on the page does not (the player chose to leave)."""
@@ -122,7 +122,7 @@ def test_the_confirmation_pages_of_resign_and_abort_are_axe_clean(what, browser,
 
 def test_the_jinja2_list_pages_are_axe_clean(browser, live_server, make_user):
     """The dashboard, the inbox, a replay, a move history, a profile with its rating chart and the
-    player's finished matches, drawn by Jinja2 since issue 28, at a phone's width, with rows in every
+    player's finished matches, drawn by Jinja2, at a phone's width, with rows in every
     list they draw and the turn count the dashboard writes itself."""
     alice, bob = make_user("alice"), make_user("bob")
     running = start_match(alice, [bob])

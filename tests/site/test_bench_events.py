@@ -1,4 +1,4 @@
-"""bench/events.py's accounting (issue 25): what counts as delivered, lost, duplicated or superseded,
+"""bench/events.py's accounting: what counts as delivered, lost, duplicated or superseded,
 and whose latency is measured; and its client's reading of both stream formats."""
 
 from __future__ import annotations

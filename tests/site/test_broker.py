@@ -1,4 +1,4 @@
-"""The embedded broker (dizzysite/broker.py, issue 30): whole messages only, and bad ones set aside.
+"""The embedded broker (dizzysite/broker.py): whole messages only, and bad ones set aside.
 
 The stress test (bench/broker_stress.py): producer processes each publish thousands of messages while
 two consumer processes take them, on the transport the site uses for `filesystem://`. kombu's own

@@ -1,4 +1,4 @@
-"""Issue 19, done when: in Dutch, the pages of a whole match of each game show a player no English word.
+"""In Dutch, the pages of a whole match of each game show a player no English word.
 
 Each game whose package carries its Dutch words (games/engines/<game>/locale) is played from its first
 move to its end through the real action, with random legal moves, by players who read Dutch. The

@@ -1,4 +1,4 @@
-"""Issue 19 in a browser: the board pages of a whole match of each game, as Dutch-speaking players'
+"""in a browser: the board pages of a whole match of each game, as Dutch-speaking players'
 browsers show them after the scripts ran (clocks, the bell, live words), hold no English word.
 
 The match is played through the real action with random legal moves; at points spread over it and at

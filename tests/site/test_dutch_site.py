@@ -1,4 +1,4 @@
-"""Issue 29 (defect 5): every page a signed-in Dutch player can reach is Dutch, so the next hole fails here.
+"""(defect 5): every page a signed-in Dutch player can reach is Dutch, so the next hole fails here.
 
 A Dutch player with a bit of everything (a finished match with ratings, a running one, an aborted one,
 an open invitation, inbox entries, an API token, a vacation and email preferences) walks the site: an
@@ -140,7 +140,7 @@ def test_every_page_a_dutch_player_reaches_is_dutch(dutch_player, client_for):
 
 
 def test_the_api_settings_page_and_its_messages_are_dutch(dutch_player, client_for, settings):
-    """The holes the outside check found: /settings/api/ and its messages (issue 29, defect 5)."""
+    """The holes the outside check found: /settings/api/ and its messages (defect 5)."""
     from api import views
 
     c = client_for(dutch_player)

@@ -1,4 +1,4 @@
-"""/healthz and the admin's warning when the worker or beat stops reporting (issue 30)."""
+"""/healthz and the admin's warning when the worker or beat stops reporting."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 19: English and Dutch.
+"""English and Dutch.
 
 Every catalogue (the site's locale/nl/LC_MESSAGES/django.po and djangojs.po, and each game package's
 games/engines/<game>/locale/nl/LC_MESSAGES/django.po) has a Dutch text for every message, none fuzzy,

@@ -1,4 +1,4 @@
-"""Issue 19 in a browser: a Dutch-speaking browser plays Solitaire Chess moves and reads no English on
+"""in a browser: a Dutch-speaking browser plays Solitaire Chess moves and reads no English on
 the board; the language switch (a plain form) turns the site to English and the account keeps it.
 
 Marker `browser`: Debian's chromium driven by Playwright (see tests/site/test_browser.py)."""

@@ -1,4 +1,4 @@
-"""bench/scale.py's history is valid for the site (issue 28): generated tiny on the test database,
+"""bench/scale.py's history is valid for the site: generated tiny on the test database,
 each sampled match's page renders, its record replays as `manage.py replay` checks it, and every
 rating change is what the site's own rating of that match makes of the ratings before it."""
 

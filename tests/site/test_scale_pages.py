@@ -1,4 +1,4 @@
-"""Pages that must not grow with the history (issue 28): the dashboard and the admin's match list
+"""Pages that must not grow with the history: the dashboard and the admin's match list
 make the same queries for a player with many finished matches as for one with few, and the admin's
 search finds a player's matches by their username or email in any case, or a match by its id."""
 
@@ -66,7 +66,7 @@ def test_the_dashboard_reads_the_same_queries_however_many_matches_finished(alic
 
 
 def test_the_dashboards_rows_translate_their_own_status_only(alice, bob, client_for):
-    """Issue 28: get_status_display translated all five statuses' labels for each of the 60 rows; a
+    """Get_status_display translated all five statuses' labels for each of the 60 rows; a
     finished match's names are read from the seats and users' few columns they need."""
     c = client_for(alice)
     start_match(alice, [bob]), finish(start_match(alice, [bob]))
@@ -113,7 +113,7 @@ def test_the_admin_search_finds_a_players_matches_by_name_email_or_id(staff, ali
 
 
 def test_the_admin_search_lists_a_players_newest_matches_and_says_so(staff, alice, bob, client_for, monkeypatch):
-    """Issue 28: a player's thousands of matches were joined, counted and sorted for a page of 50. The
+    """A player's thousands of matches were joined, counted and sorted for a page of 50. The
     search reads their newest SEARCH_MATCHES from the seats' index (a subquery with a LIMIT), the
     sidebar's filters choose among those, and the page says so when older ones are left out."""
     monkeypatch.setattr(admin_matches, "SEARCH_MATCHES", 3)
@@ -177,7 +177,7 @@ def admins_own_table(user, path: str) -> str:
 
 
 def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make_user, client_for):
-    """Issue 28: the list's rows are drawn from cells prepared once a page, not by the admin's
+    """The list's rows are drawn from cells prepared once a page, not by the admin's
     items_for_result: the same headers and sort links, checkboxes, cells, row links with the list's
     filters, in the moderator's language and time zone, searched, filtered, sorted and in a popup."""
     moderator = make_user("nlmod", is_staff=True, is_superuser=True, language="nl", time_zone="Europe/Amsterdam")
@@ -212,7 +212,7 @@ def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make
 
 
 def test_the_admin_match_list_leaves_the_sidebar_off_and_the_others_keep_it(staff, client_for):
-    """Issue 28: the sidebar of every app and model was a fifth of the match list's drawing; the list
+    """The sidebar of every app and model was a fifth of the match list's drawing; the list
     leaves it off, and the apps are listed only on a page that draws them (DizzyAdminSite.get_app_list)."""
     c = client_for(staff)
     assert 'id="nav-sidebar"' not in c.get("/admin/games/match/").content.decode()
@@ -365,7 +365,7 @@ def test_the_profiles_chart_writes_its_numbers_with_a_point_in_every_language(al
 
 
 def test_the_profiles_recent_matches_read_only_what_they_show(alice, bob, client_for):
-    """Issue 28: the recent matches decoded each match's board tail and loaded whole user rows."""
+    """The recent matches decoded each match's board tail and loaded whole user rows."""
     match = finish(start_match(alice, [bob]))
     with CaptureQueriesContext(connection) as captured:
         page = client_for(bob).get("/players/alice/").content.decode()
@@ -378,7 +378,7 @@ def test_the_profiles_recent_matches_read_only_what_they_show(alice, bob, client
 
 
 def test_the_dashboards_rows_reverse_no_address_of_their_own(alice, bob, client_for):
-    """Issue 28: each row reversed its match's address (about 70 µs a row, 60 rows); the board
+    """Each row reversed its match's address (about 70 µs a row, 60 rows); the board
     templates' url() reverses a one-id address once per process and fills each row's id in."""
     c = client_for(alice)
     matches = [start_match(alice, [bob]) for _ in range(4)]

@@ -1,4 +1,4 @@
-"""Tournament notifications (issue 26): entry confirmed, tournament started, a new round and your
+"""Tournament notifications: entry confirmed, tournament started, a new round and your
 match, your tournament is over; through the inbox, email and push preferences, queued on commit,
 in the player's language, telling only what the tournament's public page shows."""
 

@@ -1,4 +1,4 @@
-"""The organiser's page (issue 26): their tournaments; before the start they change one, call it off
+"""The organiser's page: their tournaments; before the start they change one, call it off
 and invite players; nobody else may, and nothing changes once it has started. English and Dutch."""
 
 from __future__ import annotations

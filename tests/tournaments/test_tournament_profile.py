@@ -1,4 +1,4 @@
-"""A player's profile lists their tournaments and titles (issue 26): a read of tournaments.reads,
+"""A player's profile lists their tournaments and titles: a read of tournaments.reads,
 which imports no write module; in English and Dutch."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rounds paired on a fixed schedule (issue 26): round n at the start plus (n - 1) times the hours
+"""Rounds paired on a fixed schedule: round n at the start plus (n - 1) times the hours
 between rounds, not before, and whether or not the last round's matches have ended; a knockout
 waits for its winners; the tournament finishes once every match has ended."""
 

@@ -1,5 +1,5 @@
 """A championship season starts all its divisions' matches in one task, in a number of queries that
-does not grow with the divisions or their matches (issue 26); the matches start as a lobby's do."""
+does not grow with the divisions or their matches; the matches start as a lobby's do."""
 
 from __future__ import annotations
 

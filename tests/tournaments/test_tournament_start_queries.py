@@ -1,4 +1,4 @@
-"""A tournament's start reads every entrant's rating in one query (issue 26), whatever the number of
+"""A tournament's start reads every entrant's rating in one query, whatever the number of
 entrants, and seeds them by those ratings (players' people pool, bots' own)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ rules are the engine's: the hand's best Dizzy Duo and its power (`best`), what e
 (`discard_choices`), the attack gate (`attacks_open`, `fewest_turns`, `two_lizzies`, `attack_blocked`,
 `must_attack`, `attack_cards`). A button is offered only for a move in `legal`.
 
-Every word is a `Msg` (games/engines/words.py, issue 19): English text that the board template shows
+Every word is a `Msg` (games/engines/words.py): English text that the board template shows
 in the viewer's language with `tr()`; the Dutch is in this package's locale/ catalogue.
 """
 
@@ -312,7 +312,7 @@ def _outcome(view: dict[str, Any], words: Words) -> Outcome | None:
         title = _("A draw")
     else:
         title = _("Winner: {names}", names=", ".join(words.names[s] for s in result["winners"]))
-    # A result stored before its words were kept (issue 19) has only its English reason.
+    # A result stored before its words were kept has only its English reason.
     reason = words.stored(result["reason_words"]) if result.get("reason_words") else words.fill(result["reason"])
     return Outcome(title, reason)
 

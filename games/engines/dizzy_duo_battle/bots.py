@@ -164,7 +164,7 @@ def normal_bot(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Ra
 # choices on every deal, finishes the round with a quick policy for every seat and keeps the
 # choice with the best average life swing, a game won counting most.
 
-HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (issue 14: 1 s median, 3 s worst)
+HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (1 s median, 3 s worst)
 MARGIN_Z = 1.5  # standard errors by which a searched move must beat the normal bot's choice
 # Other hands are the best of up to 1 + 10 x turns random fillings (sampler.py): that matched the
 # powers normal bots really held when they could attack (measured 2026-11-24, 147 positions).

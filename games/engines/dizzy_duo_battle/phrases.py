@@ -1,4 +1,4 @@
-"""Lizzies and Dizzy Duos in words (issue 19), for the engine's log and the board.
+"""Lizzies and Dizzy Duos in words, for the engine's log and the board.
 
 Each phrase is a `Msg` (games/engines/words.py): its English text, as it always read, that keeps its
 template and values, so a Dutch reader gets Dutch. A single card's words are the Dizzy games' shared

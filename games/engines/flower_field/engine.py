@@ -832,7 +832,7 @@ class FlowerFieldEngine(Engine):
         state["phase"] = "over"
         state["turn"] = None
         state["pending"] = None
-        # As Result.as_dict() writes it: the English reason and its words ("reason_words", issue 19).
+        # As Result.as_dict() writes it: the English reason and its words ("reason_words").
         state["result"] = Result([winner], list(state["lives"]), reason).as_dict()
 
     def _challenge_view(self, challenge: dict[str, Any], reveal: bool) -> dict[str, Any]:

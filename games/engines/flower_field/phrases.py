@@ -1,4 +1,4 @@
-"""Words for flowers that the engine's log and the board share (issue 19): the colours, a flower with
+"""Words for flowers that the engine's log and the board share: the colours, a flower with
 its cell, and lists of them, as Msgs (games.engines.words) that the site shows in the reader's language.
 
 Dutch inflects a colour before a noun ("rood", but "een rode bloem"), so a colour on its own, a

@@ -7,7 +7,7 @@ extra team turn) is the engine's `move_effects`. Buttons are offered only for th
 on the stack whose top card they move. A ghost double is picked on the table one card at a time:
 ?select=d<head source><body source>, a source being a seat digit or "b" for the Burn Lizzy.
 
-Every word is a `Msg` (games/engines/words.py, issue 19): English text that the template shows in the
+Every word is a `Msg` (games/engines/words.py): English text that the template shows in the
 viewer's language with `tr()`. The engine's own words (the pending decision, the result's reason) keep
 seats as {p0}..{p7}; `Table.fill` puts the players' names in.
 """
@@ -735,7 +735,7 @@ def _outcome(table: Table) -> Outcome | None:
         )
         for seat, cards in enumerate(result["cards"])
     ]
-    words = result.get("reason_words")  # none in games that ended before issue 19: English then
+    words = result.get("reason_words")  # none in games that ended before English then
     reason = _from_words(words) if words else result["reason"]
     return Outcome(headline=headline, reason=table.fill(reason), rows=rows)
 

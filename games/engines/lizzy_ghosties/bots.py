@@ -270,7 +270,7 @@ def _exposed(table: Table, seat: int) -> bool:
 # keeps the move that wins most often for the side it ends on. Games are short (about 100
 # decisions, a few milliseconds), so whole games are played out rather than guessed at.
 
-HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (issue 14: 1 s median, 3 s worst)
+HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (1 s median, 3 s worst)
 MIN_DEALS = 3  # deals looked at whatever the budget
 MARGIN_Z = 1.0  # standard errors by which a searched move must beat the normal bot's choice
 ROLLOUT_LIMIT = 2000  # decisions per rollout, a guard far above any real game

@@ -12,7 +12,7 @@ the turn exactly where it stopped:
 Decisions whose only legal choice is to skip are taken by the engine at once (nobody waits days
 to click "skip"), so a seat in to_act always has a real choice.
 
-Words for people (issue 19): log entries are `words.logged` ids with values, refusals, the pending
+Words for people: log entries are `words.logged` ids with values, refusals, the pending
 decision's prompt and the result's reason are `Msg`s (the reason's words are kept in the state as
 "reason_words"), seats as {p0}.. values; cards and events are said by phrases.py. The English text is
 what it always was; each reader sees their own language.
@@ -587,7 +587,7 @@ class LizzyGhosties(Engine):
             "winners": sorted(winners),
             "scores": [lizzy_cards if seat in lizzy_team else ghost_cards for seat in range(players)],
             "reason": str(reason),
-            "reason_words": stored(reason),  # the reason's words for other languages (issue 19)
+            "reason_words": stored(reason),  # the reason's words for other languages
             "draw": not winners,
             "lizzies": sorted(lizzy_team),
             "ghosts": sorted(ghost_team),
@@ -692,7 +692,7 @@ class LizzyGhosties(Engine):
             scores=list(found["scores"]),
             reason=found["reason"],
             draw=found["draw"],
-            reason_words=found.get("reason_words", {}),  # none in games that ended before issue 19
+            reason_words=found.get("reason_words", {}),  # none in games that ended before the words were kept
         )
 
     def turn_key(self, state: State) -> Any:

@@ -1,4 +1,4 @@
-"""Lizzy Ghosties' words shared by its engine and its board (issue 19): Dizzy Lizzy cards, dice, parts and
+"""Lizzy Ghosties' words shared by its engine and its board: Dizzy Lizzy cards, dice, parts and
 events in words a viewer reads in their own language.
 
 Each phrase is a `Msg` (games/engines/words.py): the English text it always was ("Ben's red dots head",

@@ -112,7 +112,7 @@ def normal_bot(view: View, legal: list[Move], rng: random.Random) -> Move:
 # (which play never uses after the deal): the hard bot rebuilds the state and searches it with the
 # engine itself, by iterative deepening within its time budget.
 
-HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (issue 14: 1 s median, 3 s worst)
+HARD_BUDGET_S = 1.0  # seconds per move; the ladder lowers it (1 s median, 3 s worst)
 WIN = 1_000_000.0
 CARD_VALUE = 100.0
 RANK_LEFT_VALUE = 5.0  # per rank still above a suit's top: each skipped rank is a card lost for good

@@ -1,4 +1,4 @@
-"""Solitaire Chess's words shared by its engine, its rules and its board (issue 19): the cards' ranks and
+"""Solitaire Chess's words shared by its engine, its rules and its board: the cards' ranks and
 suits as Msgs (games/engines/words.py) that the site shows in the reader's language.
 """
 

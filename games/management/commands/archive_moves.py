@@ -1,5 +1,5 @@
 """`manage.py archive_moves [--all] [--batch N]`: what the archive sweep does every ten minutes
-(games.tasks.archive_ended_matches, issue 28), at once: for an existing site's backlog of ended
+(games.tasks.archive_ended_matches), at once: for an existing site's backlog of ended
 matches whose moves are still rows. --all goes on batch after batch until none is left."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`manage.py messages`: the Dutch catalogue (issue 19) brought up to date, then compiled.
+"""`manage.py messages`: the Dutch catalogue brought up to date, then compiled.
 
 makemessages reads Django templates and Python; the board pages' Jinja2 templates it cannot read, so
 their msgids (`_("...")`, `gettext`, `ngettext`, `{% trans %}`) are first extracted with Jinja2's own
@@ -92,7 +92,7 @@ def dutch_catalogues() -> list[Path]:
     return [po for folder in settings.LOCALE_PATHS for po in sorted(Path(folder).glob("nl/LC_MESSAGES/*.po"))]
 
 
-NEW_CATALOGUE_HEADER = """# A game's Dutch words (issue 19). Update with `manage.py messages`; no empty, no fuzzy entry
+NEW_CATALOGUE_HEADER = """# A game's Dutch words. Update with `manage.py messages`; no empty, no fuzzy entry
 # (tests/site/test_i18n.py checks), and commit django.mo with it.
 #
 msgid ""
