@@ -92,7 +92,10 @@ def check_create(user: User, chosen: TournamentSettings) -> dict[str, Any]:
     if chosen.starts_at <= timezone.now():
         raise ActionError(gettext("The start must be in the future."))
     if not max(2, smallest) <= chosen.min_entrants <= chosen.max_entrants <= 1000:
-        raise ActionError(gettext("The minimum of entrants must be at least two and at most the maximum."))
+        raise ActionError(
+            gettext("The fewest entrants must be at least %(fewest)d and at most the most entrants.")
+            % {"fewest": max(2, smallest)}
+        )
     if chosen.round_hours is not None and not 1 <= chosen.round_hours <= MAX_ROUND_HOURS:
         raise ActionError(gettext("Choose between 1 and 2000 hours between rounds."))
     if not 1 <= chosen.rounds <= MAX_ROUNDS:
@@ -494,9 +497,9 @@ def plan_round(tournament: Tournament, number: int, entries: dict[int, Entry], t
     history = swiss_players(entries, tables)
     ranked = [p.id for p in pairing.swiss_rank(history[i] for i in active)]
     if fmt == Tournament.Format.TABLES:
-        smallest, largest = seats_per_match(tournament.game, fmt, tournament.table_size)
+        engine = get_engine(tournament.game)  # ruling TRN-9: a table may grow past the organiser's size
         firsts = {i: history[i].firsts for i in active}
-        return pairing.tables_round(ranked, firsts, smallest, largest, tournament.table_size)
+        return pairing.tables_round(ranked, firsts, engine.min_players, engine.max_players, tournament.table_size)
     return pairing.swiss_round([history[i] for i in active])
 
 

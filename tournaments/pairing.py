@@ -249,7 +249,9 @@ def knockout_next_round(winners: Sequence[int]) -> Round:
 
 
 def table_sizes(count: int, smallest: int, largest: int, preferred: int) -> list[int]:
-    """Split `count` players into tables as even as possible, none over `preferred` when it can be."""
+    """Split `count` players into tables as even as possible, none over `preferred` (the organiser's
+    size) when it can be, else fewer tables a seat or two bigger, never over `largest` (the game's
+    most players): ruling TRN-9. Every count from `smallest` on can be seated this way."""
     if count < smallest:
         raise ValueError("too few players for a table")
     preferred = max(smallest, min(largest, preferred))
