@@ -233,7 +233,11 @@ def join(request: HttpRequest, tournament_id: TournamentId):
 @router.post(
     "/tournaments/{tournament_id}/leave",
     response={200: TournamentOut, **ERRORS},
-    summary="Leave: before the start the entry goes; after it, no further pairings (running matches go on)",
+    summary="Leave: before the start the entry goes; after it, no more pairings and my running matches lost",
+    description=(
+        "Ruling TRN-8: after the start, each running match of the tournament is lost at once: in a game of two "
+        "the opponent wins; in a bigger one a bot plays the seat on and the player takes last place's points."
+    ),
     **scoped(CHALLENGE),
 )
 def leave(request: HttpRequest, tournament_id: TournamentId):

@@ -127,7 +127,7 @@ def recent_matches(user, limit: int = 10, before: int | None = None, game: str =
     page), of one game when `game` is given."""
     # Newest first by match id: the seat_player_matches index gives them without reading (and sorting
     # by end) every finished match of the player.
-    shown = ("number", "match__game", "match__ended", "match__result", "match__rated")
+    shown = ("number", "resigned", "match__game", "match__ended", "match__result", "match__rated")
     seats = finished_seats(user).only(*shown).order_by("-match_id")
     if before is not None:
         seats = seats.filter(match_id__lt=before)
@@ -150,7 +150,7 @@ def recent_matches(user, limit: int = 10, before: int | None = None, game: str =
             game_name=s.match.game_name,
             ended=s.match.ended,
             players=players.get(s.match_id, []),
-            outcome=outcome_in(s.match.result, s.number),
+            outcome=outcome_in(s.match.result, s.number, resigned=s.resigned),
             rated=s.match.rated,
         )
         for s in seats
@@ -176,8 +176,8 @@ def head_to_head(player, viewer) -> HeadToHead | None:
     for seat in together:
         found.together += 1
         theirs, yours = (
-            outcome_in(seat.match.result, seat.number),
-            outcome_in(seat.match.result, mine[seat.match_id].number),
+            outcome_in(seat.match.result, seat.number, resigned=seat.resigned),
+            outcome_in(seat.match.result, mine[seat.match_id].number, resigned=mine[seat.match_id].resigned),
         )
         if yours == "won" and theirs != "won":
             found.viewer_won += 1

@@ -13,11 +13,14 @@ from typing import Any
 from django.db import connection
 
 from games.events import MatchFinished
-from games.models import Match, Seat
+from games.models import Match
 
 
-def outcome_in(result: dict[str, Any] | None, seat: int) -> str:
-    """A seat's outcome as the record counts it: no winners or a draw is drawn."""
+def outcome_in(result: dict[str, Any] | None, seat: int, *, resigned: bool = False) -> str:
+    """A seat's outcome as the record counts it: no winners or a draw is drawn; a player who resigned
+    or left (rulings SITE-RESIGN, TRN-8) lost, whatever the bot that played the seat on did."""
+    if resigned:
+        return "lost"
     winners = set((result or {}).get("winners") or [])
     if not winners or (result or {}).get("draw"):
         return "drawn"
@@ -27,7 +30,8 @@ def outcome_in(result: dict[str, Any] | None, seat: int) -> str:
 # outcome_in in SQL, per seat of a finished match. A JSON array "contains" a number it holds (@>).
 _OUTCOMES = """
     SELECT s.user_id, m.game,
-           CASE WHEN coalesce(m.result -> 'winners', '[]'::jsonb) IN ('[]'::jsonb, 'null'::jsonb)
+           CASE WHEN s.resigned THEN 'lost'
+                WHEN coalesce(m.result -> 'winners', '[]'::jsonb) IN ('[]'::jsonb, 'null'::jsonb)
                   OR coalesce(m.result -> 'draw', 'false'::jsonb) NOT IN ('false'::jsonb, 'null'::jsonb)
                 THEN 'drawn'
                 WHEN m.result -> 'winners' @> to_jsonb(s.number) THEN 'won'
@@ -58,8 +62,11 @@ def count_on_finish(event: MatchFinished) -> None:
     if match.status != Match.Status.FINISHED:
         return
     rows = []
-    for number, user_id in Seat.objects.filter(match=match, user__isnull=False).values_list("number", "user_id"):
-        outcome = outcome_in(match.result, number)
+    for seat in event.seats:
+        if seat.user_id is None:
+            continue
+        number, user_id = seat.number, seat.user_id
+        outcome = outcome_in(match.result, number, resigned=seat.resigned)
         rows.append((user_id, match.game, int(outcome == "won"), int(outcome == "lost"), int(outcome == "drawn")))
     with connection.cursor() as cursor:
         cursor.executemany(_ADD_SQL, rows)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from django.db.models import Prefetch
 
-from games.models import Match
+from games.models import Match, Seat
 from ratings.actions import TEAM_GAMES
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.pairing import Outcome, Standing, places_from_result, points_by_place, standings, team_points
@@ -20,22 +20,27 @@ from tournaments.pairing import Outcome, Standing, places_from_result, points_by
 SCORE_PLACED_GAMES = {"dizzy-duo-battle"}
 
 
-def table_points(game: str, match: Match, seats: int) -> list[Fraction] | None:
-    """Each seat's points for a finished match; None while it runs or when it did not count."""
+def table_points(game: str, match: Match, seats: int, *, out: frozenset[int] = frozenset()) -> list[Fraction] | None:
+    """Each seat's points for a finished match; None while it runs or when it did not count. `out`:
+    the seats whose players resigned or left the tournament while a bot played on (rulings
+    SITE-RESIGN, TRN-8): each takes last place's points, the others keep theirs as the game ended."""
     if match.status != Match.Status.FINISHED or not match.result:
         return None
     result = match.result
     winners, draw = result.get("winners") or [], bool(result.get("draw"))
     if game in TEAM_GAMES:
-        return team_points(seats, winners, draw)
-    places = places_from_result(seats, winners, result.get("scores") or [], draw, game in SCORE_PLACED_GAMES)
-    return points_by_place(places)
+        points = team_points(seats, winners, draw)
+    else:
+        places = places_from_result(seats, winners, result.get("scores") or [], draw, game in SCORE_PLACED_GAMES)
+        points = points_by_place(places)
+    return [Fraction(0) if seat in out else score for seat, score in enumerate(points)]
 
 
 def rounds_with_tables(tournament: Tournament) -> list[Round]:
     """The rounds, each with its tables, their seats' entries (and users) and matches prefetched."""
     seats = TableSeat.objects.select_related("entry__user").order_by("number")
-    tables = Table.objects.select_related("match").prefetch_related(Prefetch("seats", queryset=seats))
+    match_seats = Prefetch("match__seats", queryset=Seat.objects.only("match", "number", "resigned"))
+    tables = Table.objects.select_related("match").prefetch_related(Prefetch("seats", queryset=seats), match_seats)
     return list(tournament.round_set.prefetch_related(Prefetch("tables", queryset=tables)).order_by("number"))
 
 
@@ -65,7 +70,8 @@ def read_tables(tournament: Tournament, rounds: list[Round]) -> dict[int, list[T
             entries = [seat.entry for seat in table.seats.all()]
             points = None
             if table.match is not None:
-                points = table_points(tournament.game, table.match, len(entries))
+                out = frozenset(seat.number for seat in table.match.seats.all() if seat.resigned)
+                points = table_points(tournament.game, table.match, len(entries), out=out)
             reads.append(TableRead(table, entries, points))
         result[round_.number] = reads
     return result

@@ -135,6 +135,8 @@ def test_the_schema_says_what_the_server_refuses(client):
     leave = schema["paths"]["/api/v1/matches/{match_id}/leave"]["post"]
     assert "409" in join["responses"] and "409" in join["summary"]
     assert "403" in leave["responses"] and "403" in leave["summary"]
+    withdraw = schema["paths"]["/api/v1/tournaments/{tournament_id}/leave"]["post"]
+    assert "lost" in withdraw["summary"] and "TRN-8" in withdraw["description"]  # not "running matches go on"
 
 
 @pytest.mark.slow

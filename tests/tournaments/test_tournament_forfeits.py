@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone, translation
 
 from games import actions as games
@@ -14,7 +15,7 @@ from moderation.actions import suspend_user
 from tournaments import actions
 from tournaments.actions import TournamentSettings
 from tournaments.models import Tournament
-from tournaments.standings import compute_standings, read_tables, rounds_with_tables
+from tournaments.standings import compute_standings, read_tables, rounds_with_tables, table_points
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +119,36 @@ def test_a_ban_loses_the_running_tournament_matches_at_once_a_suspension_does_no
     banned_match.refresh_from_db()
     assert banned_match.status == Match.Status.FINISHED  # not aborted: lost, the opponent wins
     assert banned_match.result["winners"] == [1 - banned_match.seats.get(user=players[0]).number]
+
+
+@pytest.mark.parametrize(("game", "winning_side"), [("dizzy-duo-battle", [0]), ("lizzy-ghosties", [0, 2])])
+def test_a_player_out_takes_last_place_whatever_their_bot_did(alice, players, game, winning_side):
+    """The bot that played the seat on won the table: its player, out of the tournament, still takes
+    last place's points, and the page, the stored places, the titles, the record and the rating agree."""
+    from ratings.models import PlayerRecord, RatingChange
+    from tournaments.reads import titles_of
+
+    tournament = started(
+        alice, players[:4], game=game, format=Tournament.Format.TABLES, table_size=4, rounds=1, min_entrants=3
+    )
+    (match,) = matches_of(tournament, players[0])
+    out = match.seats.get(number=0).user
+    actions.do_leave(tournament.pk, out)
+    games.do_adjudicate(match.pk, winning_side, "test: the seat played by the bot wins")
+    assert actions.do_advance_if_round_over(tournament.pk) == "finished"
+
+    rows = compute_standings(tournament, read_tables(tournament, rounds_with_tables(tournament)))
+    by_user = {tournament.entries.get(pk=row.player).user_id: row for row in rows}
+    assert by_user[out.pk].score == 0 and by_user[out.pk].rank == max(row.rank for row in rows)
+    match.refresh_from_db()
+    as_the_game_ended = table_points(game, match, 4)
+    assert as_the_game_ended[0] == 1  # the bot won the seat's game...
+    for seat in match.seats.exclude(number=0):  # ...and the others keep what the game gave them
+        assert by_user[seat.user_id].score == as_the_game_ended[seat.number]
+    entry = tournament.entries.get(user=out)
+    assert entry.place == max(e.place for e in tournament.entries.all()) and entry.place > 1
+    assert titles_of(out) == []
+    assert PlayerRecord.objects.get(user=out, game=game).won == 0
+    assert RatingChange.objects.get(match=match, seat=0).outcome == "lost"
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert out.public_name in page
