@@ -8,13 +8,16 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
 from dizzysite.heartbeat import heartbeat_problems
+from dizzysite.task_failures import failing_tasks
 
 
 class DizzyAdminSite(admin.AdminSite):
     def each_context(self, request: HttpRequest) -> dict:
         context = super().each_context(request)
         user = getattr(request, "user", None)
-        context["heartbeat_problems"] = staff_heartbeat_problems() if user and user.is_active and user.is_staff else []
+        staff = user and user.is_active and user.is_staff
+        context["heartbeat_problems"] = staff_heartbeat_problems() if staff else []
+        context["task_problems"] = staff_task_problems() if staff else []
         return context
 
     def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list:
@@ -29,3 +32,11 @@ def staff_heartbeat_problems() -> list[str]:
         return heartbeat_problems()
     except Exception as error:
         return [gettext("The cache does not answer: %(error)s") % {"error": error}]
+
+
+def staff_task_problems() -> list[str]:
+    """failing_tasks(); nothing when the cache does not answer (the heartbeat warning says so)."""
+    try:
+        return failing_tasks()
+    except Exception:
+        return []

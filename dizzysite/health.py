@@ -1,7 +1,8 @@
 """GET /healthz: for a process supervisor, a load balancer or a monitor.
 
 200 when the database answers and the worker's and beat's heartbeats (dizzysite/heartbeat.py) are
-fresh; 503 otherwise, with the reasons. JSON, never cached, no session or login needed.
+fresh and no task fails again and again (dizzysite/task_failures.py); 503 otherwise, with the
+reasons. JSON, never cached, no session or login needed.
 `/healthz?web`: the database only, for a load balancer that should keep sending pages to a web
 process while the worker is down (a monitor still alerts on /healthz).
 """
@@ -15,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from dizzysite.heartbeat import heartbeat_ages, heartbeat_problems
+from dizzysite.task_failures import failing_tasks
 
 
 def database_problem() -> str | None:
@@ -33,7 +35,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     ages: dict[str, float | None] = {}
     if "web" not in request.GET:
         try:
-            problems += heartbeat_problems()
+            problems += heartbeat_problems() + failing_tasks()
             ages = heartbeat_ages()
         except Exception as error:  # the cache itself is down: that is the answer, not a 500
             problems.append(gettext("The cache does not answer: %(error)s") % {"error": error})

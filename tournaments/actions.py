@@ -257,6 +257,18 @@ def do_cancel(tournament_id: int, reason: str) -> Tournament:
         return tournament
 
 
+STALLED = gettext_noop("It could not go on: the site met the same error again and again, and the moderators see it.")
+
+
+def do_cancel_stalled(tournament_id: int) -> None:
+    """A tournament whose start or next round keeps failing is called off, its entrants and organiser
+    told, so that nobody waits for a round that will not come; matches already running go on."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.status in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+            _cancel_locked(tournament, STALLED)
+
+
 def _cancel_locked(tournament: Tournament, reason: str, tell_organiser: bool = True) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.ended = timezone.now()

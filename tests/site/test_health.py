@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError, connection
 
@@ -155,3 +156,51 @@ def test_beats_scheduler_writes_its_heartbeat_as_it_ticks(tmp_path):
         assert heartbeat_ages()["beat"] < 5
     finally:
         scheduler.close()
+
+
+FAILING: dict[int, str] = {}  # what -> the error the sweep meets on it
+
+
+@shared_task(name="tests.site.flaky_sweep")
+def flaky_sweep(what: int) -> int:
+    """A periodic task that meets the same bad row again and again, until it is mended."""
+    if what in FAILING:
+        raise ValueError(FAILING[what])
+    return what
+
+
+def run_sweep(what: int, error: str = "") -> None:
+    FAILING.pop(what, None)
+    if error:
+        FAILING[what] = error
+    result = flaky_sweep.apply(args=(what,), throw=False)  # as a worker runs it: Celery's signals fire
+    assert result.failed() == bool(error)
+
+
+def test_a_task_failing_the_same_way_again_and_again_is_named_on_healthz_and_in_the_admin(
+    client, make_user, client_for
+):
+    stamp("worker", 1)
+    stamp("beat", 1)
+    for _ in range(2):
+        run_sweep(7, "cannot seat 5 at tables of 4")
+    assert client.get("/healthz").status_code == 200  # twice may be bad luck
+    run_sweep(7, "cannot seat 5 at tables of 4")
+    run_sweep(8)  # another run of the task, with other arguments, that works
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    (problem,) = response.json()["problems"]
+    assert problem == "tests.site.flaky_sweep(7) has failed 3 times in a row: ValueError: cannot seat 5 at tables of 4"
+    admin = client_for(make_user("moderator", is_staff=True, is_superuser=True)).get("/admin/").content.decode()
+    assert "A background task fails again and again" in admin and "flaky_sweep(7)" in admin
+    assert WARNING not in admin  # the worker itself is fine
+    run_sweep(7)  # it works again: no longer a problem
+    assert client.get("/healthz").status_code == 200
+
+
+def test_failures_with_another_error_start_the_count_again(client):
+    stamp("worker", 1)
+    stamp("beat", 1)
+    for error in ("first", "second", "third"):
+        run_sweep(3, error)
+    assert client.get("/healthz").status_code == 200

@@ -100,3 +100,42 @@ def test_a_withdrawal_that_leaves_five_at_tables_of_three_still_pairs_the_next_r
         games.do_adjudicate(match.pk, [0], "test: the first seat's side wins")
     assert actions.do_advance_if_round_over(tournament.pk) == "paired"
     assert round_sizes(tournament, 2) == [5]
+
+
+@pytest.mark.django_db
+def test_a_tournament_whose_start_keeps_failing_is_called_off_and_its_players_told(make_user, monkeypatch, client):
+    from django.core.cache import cache
+
+    from dizzysite.heartbeat import cache_key
+    from notifications.models import Kind, Notification
+    from tournaments.tasks import STALLED_AFTER, start_if_due
+
+    organiser = make_user("organiser")
+    tournament = tables_tournament(organiser, 4)
+    players = [make_user(f"p{n}") for n in range(4)]
+    for player in players:
+        actions.do_join(tournament.pk, player)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a pairing that cannot be made")
+
+    monkeypatch.setattr(actions, "pair_round", broken)
+    for role in ("worker", "beat"):
+        cache.set(cache_key(role), timezone.now().timestamp())
+    for _ in range(3):
+        assert start_if_due.apply(args=(tournament.pk,), throw=False).failed()
+    problems = client.get("/healthz").json()["problems"]
+    assert problems == [
+        f"tournaments.tasks.start_if_due({tournament.pk}) has failed 3 times in a row: "
+        "RuntimeError: a pairing that cannot be made"
+    ]
+    for _ in range(STALLED_AFTER - 4):
+        assert start_if_due.apply(args=(tournament.pk,), throw=False).failed()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.OPEN  # still trying
+    assert start_if_due.apply(args=(tournament.pk,), throw=False).failed()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED and tournament.end_reason.startswith("It could not go on")
+    told = Notification.objects.filter(tournament=tournament, kind=Kind.TOURNAMENT_OVER)
+    assert set(told.values_list("recipient__username", flat=True)) == {"organiser", "p0", "p1", "p2", "p3"}
