@@ -24,6 +24,15 @@ class Finish:
     division_size: int
 
 
+def positions(standing: Sequence[tuple[int, int | None, int]]) -> dict[int, int]:
+    """Each member's position in a division, 1 to N with no two equal: (member, place, rating) rows,
+    the place as the standings gave it (ties that every tie-break left equal share a place) and no
+    place last; a tie is broken by the higher rating, then the lower member id. So exactly
+    `promote` go up and twice that go down (TRN-7), however many share a place."""
+    order = sorted(standing, key=lambda row: (row[1] is None, row[1] or 0, -row[2], row[0]))
+    return {member: position for position, (member, _, _) in enumerate(order, start=1)}
+
+
 def level_of(division_index: int) -> int:
     """Division 0 is level 1; 1-2 level 2; 3-6 level 3; ..."""
     return (division_index + 1).bit_length()

@@ -16,7 +16,7 @@ from games.actions.common import ActionError, check_can_play
 from notifications.models import Kind
 from notifications.service import notify_all, notify_championship
 from tournaments.actions import entrant_notifications, round_robin_plans, total_rounds
-from tournaments.championship import Finish, level_of, next_divisions
+from tournaments.championship import Finish, level_of, next_divisions, positions
 from tournaments.matches import create_rounds
 from tournaments.models import DIVISION_NAME, Championship, ChampionshipMember, Entry, Season, Tournament
 
@@ -61,9 +61,10 @@ def season_finishes(season: Season) -> list[Finish]:
     finishes = []
     for division in season.divisions.prefetch_related("entries"):
         entries = list(division.entries.all())
+        places = positions([(entry.user_id, entry.place, entry.rating) for entry in entries])
         for entry in entries:
-            place = entry.place or len(entries)
-            finishes.append(Finish(entry.user_id, level_of(division.division), division.division, place, len(entries)))
+            level = level_of(division.division)
+            finishes.append(Finish(entry.user_id, level, division.division, places[entry.user_id], len(entries)))
     return finishes
 
 

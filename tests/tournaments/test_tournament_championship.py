@@ -44,3 +44,10 @@ def test_everyone_placed_once_full_from_the_top(members, size, newcomers):
         assert all(len(d) == size for d in divisions[:-1]) and 2 <= len(divisions[-1]) < 2 * size
     assert sorted(m for d in following for m in d) == sorted(list(range(members)) + list(range(1000, 1000 + newcomers)))
     assert all(m >= 1000 for m in following[-1][-min(newcomers, len(following[-1])) :]) or newcomers == 0
+
+
+def test_positions_break_ties_by_rating_then_member_and_put_the_unplaced_last():
+    from tournaments.championship import positions
+
+    standing = [(5, 1, 1500), (6, 1, 1600), (7, 1, 1600), (8, None, 2000), (9, 2, 1000)]
+    assert positions(standing) == {6: 1, 7: 2, 5: 3, 9: 4, 8: 5}

@@ -79,3 +79,28 @@ def test_the_championship_page_sign_up_and_leave(championship, alice, bob, clien
     assert client.get("/championships/999999/").status_code == 404
     client.cookies["django_language"] = "nl"
     assert "Seizoen 1" in client.get(f"/championships/{championship.pk}/").content.decode()
+
+
+def test_tied_first_places_send_exactly_promote_up_the_higher_rated_first(championship, make_user):
+    """Three players share first place in the lower division (every tie-break equal: the same rank);
+    with "promote 1" exactly one goes up, the higher rated."""
+    from tournaments.models import Entry
+
+    players = [make_user(f"p{n}") for n in range(8)]
+    for player in players:
+        actions.do_join_championship(championship.pk, player)
+    sweep_tournaments()
+    season = championship.seasons.get()
+    top, bottom = season.divisions.order_by("division")
+    for division, places in ((top, [1, 2, 3, 4]), (bottom, [1, 1, 1, 4])):
+        entries = list(division.entries.order_by("seed"))
+        for entry, place, rating in zip(entries, places, [1500, 1510, 1600, 1400], strict=True):
+            Entry.objects.filter(pk=entry.pk).update(place=place, rating=rating)
+    Match.objects.update(status=Match.Status.ABORTED)
+    season.divisions.update(status=Tournament.Status.FINISHED)
+    assert actions.do_start_season_if_due(championship.pk) == "started"
+    next_top, next_bottom = division_users(championship.seasons.get(number=2))
+    # p6 (rated 1600) goes up alone, not p4 and p5 who tied with it; the top sends its last two down
+    # and stays full from the top: p5, now second of the division below (1510 over p4's 1500), fills it.
+    assert sorted(next_top) == ["p0", "p1", "p5", "p6"]
+    assert sorted(next_bottom) == ["p2", "p3", "p4", "p7"]
