@@ -8,6 +8,7 @@ urlpatterns = [
     path("tournaments/organised/", views.organised, name="organised_tournaments"),
     path("tournaments/<int:tournament_id>/edit/", views.edit_tournament, name="tournament_edit"),
     path("tournaments/<int:tournament_id>/cancel/", views.cancel, name="tournament_cancel"),
+    path("tournaments/<int:tournament_id>/start/", views.start_now, name="tournament_start"),
     path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("tournaments/<int:tournament_id>/join/", views.join, name="tournament_join"),
     path("tournaments/<int:tournament_id>/leave/", views.leave, name="tournament_leave"),

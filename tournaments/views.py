@@ -88,6 +88,7 @@ def tournament_page(request: HttpRequest, tournament_id: int, error: str = "", s
         "mine": mine,
         "can_join": is_open and mine is None and may_enter(tournament, request.user),
         "organising": is_open and tournament.organiser_id == request.user.pk,
+        "fewest_to_start": actions.fewest_to_start(tournament),
         "bot_levels": [(level, name) for level, name in BOT_LEVELS if level in get_bots(tournament.game)],
         "can_leave": mine is not None and (is_open or (tournament.status == Tournament.Status.RUNNING and mine.active)),
         "error": error,
@@ -211,6 +212,13 @@ def form_initial(tournament: Tournament) -> dict[str, object]:
     fields = TournamentForm.base_fields
     initial = {name: getattr(tournament, name) for name in fields if name != "starts_at"}
     return {**initial, "starts_at": timezone.localtime(tournament.starts_at)}
+
+
+@require_POST
+@login_required
+def start_now(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    run = lambda: actions.do_organiser_start(tournament_id, request.user)  # noqa: E731
+    return _act(request, run, gettext("The tournament has started."), object_id=tournament_id)
 
 
 @require_POST

@@ -102,3 +102,26 @@ def test_the_organiser_invites_from_their_page(alice, bob, client_for):
     tournament = open_tournament(alice, invite_only=True)
     response = client_for(alice).post(f"/tournaments/{tournament.pk}/invite/", {"username": "bob"})
     assert response.status_code == 302 and Invitation.objects.filter(tournament=tournament, user=bob).exists()
+
+
+def test_the_organiser_starts_it_now_once_the_fewest_entrants_are_in(alice, bob, carol, client_for):
+    tournament = open_tournament(alice, min_entrants=3)
+    url = f"/tournaments/{tournament.pk}/start/"
+    actions.do_join(tournament.pk, bob)
+    page = client_for(alice).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert url not in page and "It can start now once 3 players have entered." in page
+    refused = client_for(alice).post(url)
+    assert refused.status_code == 400 and "It can start once 3 players have entered." in refused.content.decode()
+    actions.do_join(tournament.pk, carol)
+    actions.do_join(tournament.pk, alice)
+    assert url in client_for(alice).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert client_for(alice).get(url).status_code == 405  # a link opened by a prefetch changes nothing
+    assert client_for(bob).post(url).status_code == 403  # only the organiser
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.OPEN
+    assert client_for(alice).post(url).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING and tournament.current_round >= 1
+    assert tournament.starts_at <= timezone.now()
+    assert Notification.objects.filter(tournament=tournament, recipient=bob, kind=Kind.TOURNAMENT_STARTED).exists()
+    assert client_for(alice).post(url).status_code == 400  # started already
