@@ -152,3 +152,21 @@ def test_a_player_out_takes_last_place_whatever_their_bot_did(alice, players, ga
     assert RatingChange.objects.get(match=match, seat=0).outcome == "lost"
     page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     assert out.public_name in page
+
+
+def test_a_banned_entrant_hears_no_tournament_over_but_keeps_a_place(alice, players, make_user):
+    """Ruling TRN-8: a ban puts the player out of the tournament, as a withdrawal does, and an account
+    that cannot sign in is sent nothing; the others hear of the end, and the banned player's place is
+    still stored (the profile shows it, should the ban be lifted)."""
+    from notifications.models import Kind, Notification
+
+    moderator = make_user("mod", is_staff=True)
+    tournament = started(alice, players[:4], rounds=1)
+    suspend_user(moderator, players[0], None, "abort", "cheating")  # a ban: no end date
+    for match in Match.objects.filter(tournament_table__round__tournament=tournament, status=Match.Status.ACTIVE):
+        games.do_adjudicate(match.pk, [0], "test: the first seat wins")
+    assert actions.do_advance_if_round_over(tournament.pk) == "finished"
+    over = Notification.objects.filter(tournament=tournament, kind=Kind.TOURNAMENT_OVER)
+    assert set(over.values_list("recipient__username", flat=True)) == {"alice", "player1", "player2", "player3"}
+    banned = tournament.entries.get(user=players[0])
+    assert banned.place is not None and banned.place > 1
