@@ -8,7 +8,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engines.registry import GAMES
+from games.engines.registry import GAMES, get_engine
+from games.forms import option_field
 from games.models import TimeControl
 from tournaments.actions import TournamentSettings
 from tournaments.models import Tournament
@@ -54,5 +55,25 @@ class TournamentForm(forms.Form):
     invite_only = forms.BooleanField(label=_("By invitation only"), required=False)
     bots_allowed = forms.BooleanField(label=_("Bots may enter"), required=False)
 
+    def __init__(self, *args, **kwargs) -> None:
+        """Every game's match options, as the new-match form offers them: the chosen game's are used."""
+        super().__init__(*args, **kwargs)
+        for slug, name in GAMES.items():
+            for option in get_engine(slug).options:
+                field = option_field(option)
+                field.label = f"{name}: {field.label}"
+                field.required = False  # another game's are not sent; the chosen game's default then
+                only = _("Only for %(game)s.") % {"game": name}
+                field.help_text = f"{field.help_text} {only}" if field.help_text else only
+                self.fields[option_key(slug, option.name)] = field
+
     def chosen(self) -> TournamentSettings:
-        return TournamentSettings(**self.cleaned_data)
+        data = {name: value for name, value in self.cleaned_data.items() if name in self.declared_fields}
+        game = data["game"]
+        given = {o.name: self.cleaned_data.get(option_key(game, o.name)) for o in get_engine(game).options}
+        data["options"] = {name: value for name, value in given.items() if value not in (None, "")}
+        return TournamentSettings(**data)
+
+
+def option_key(game: str, option: str) -> str:
+    return f"option_{game}_{option}"

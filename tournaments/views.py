@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from games.engines.registry import GAMES, get_bots
 from games.models import BOT_LEVELS
 from tournaments import actions, championship_actions
-from tournaments.forms import TournamentForm
+from tournaments.forms import TournamentForm, option_key
 from tournaments.models import Championship, Entry, Tournament
 from tournaments.pairing import Standing
 from tournaments.standings import (
@@ -211,7 +211,8 @@ def form_initial(tournament: Tournament) -> dict[str, object]:
     """The organiser's form filled in with what the tournament is now."""
     fields = TournamentForm.base_fields
     initial = {name: getattr(tournament, name) for name in fields if name != "starts_at"}
-    return {**initial, "starts_at": timezone.localtime(tournament.starts_at)}
+    options = {option_key(tournament.game, name): value for name, value in (tournament.options or {}).items()}
+    return {**initial, **options, "starts_at": timezone.localtime(tournament.starts_at)}
 
 
 @require_POST

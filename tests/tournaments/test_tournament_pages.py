@@ -122,6 +122,41 @@ def test_the_organisers_form_creates_a_tournament(alice, client_for):
     assert Tournament.objects.count() == 1
 
 
+def test_the_organisers_form_sets_the_games_options_validated_as_a_new_match(alice, bob, carol, client_for):
+    client = client_for(alice)
+    form = client.get("/tournaments/new/").content.decode()
+    assert "Dizzy Duo Battle: Lives" in form and 'name="option_dizzy-duo-battle_lifeline"' in form
+    start = (timezone.localtime() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "name": "Lifeline tables",
+        "game": "dizzy-duo-battle",
+        "format": "tables",
+        "time_preset": "daily",
+        "starts_at": start,
+        "rounds": 2,
+        "table_size": 3,
+        "min_entrants": 3,
+        "max_entrants": 16,
+        "option_dizzy-duo-battle_lives": "5",
+        "option_dizzy-duo-battle_lifeline": "on",
+        "option_lizzy-ghosties_dicey": "on",  # another game's: not this tournament's
+    }
+    for bad in ({"option_dizzy-duo-battle_lives": "-3"}, {"option_dizzy-duo-battle_lives": "many"}):
+        assert client.post("/tournaments/new/", {**data, **bad}).status_code == 400
+    assert not Tournament.objects.exists()
+    assert client.post("/tournaments/new/", data).status_code == 302
+    tournament = Tournament.objects.get(name="Lifeline tables")
+    assert tournament.options["lives"] == 5 and tournament.options["lifeline"] is True
+    assert "dicey" not in tournament.options
+    edit = client.get(f"/tournaments/{tournament.pk}/edit/").content.decode()
+    assert 'name="option_dizzy-duo-battle_lives" value="5"' in edit
+    for player in (alice, bob, carol):
+        actions.do_join(tournament.pk, player)
+    assert client.post(f"/tournaments/{tournament.pk}/start/").status_code == 302
+    match = tournament.round_set.get().tables.get().match
+    assert match.options["lives"] == 5 and match.options["lifeline"] is True
+
+
 def test_the_form_is_for_signed_in_players(client):
     response = client.get("/tournaments/new/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
