@@ -139,3 +139,18 @@ def test_a_tournament_whose_start_keeps_failing_is_called_off_and_its_players_to
     assert tournament.status == Tournament.Status.CANCELLED and tournament.end_reason.startswith("It could not go on")
     told = Notification.objects.filter(tournament=tournament, kind=Kind.TOURNAMENT_OVER)
     assert set(told.values_list("recipient__username", flat=True)) == {"organiser", "p0", "p1", "p2", "p3"}
+
+
+@pytest.mark.django_db
+def test_the_fewest_entrants_refused_names_the_games_fewest_players(make_user):
+    chosen = TournamentSettings(
+        name="Too few",
+        game="lizzy-ghosties",
+        format=Tournament.Format.TABLES,
+        starts_at=timezone.now() + timedelta(days=1),
+        table_size=3,
+        min_entrants=2,
+    )
+    with pytest.raises(actions.ActionError) as refused:
+        actions.do_create(make_user("organiser"), chosen)
+    assert str(refused.value) == "The fewest entrants must be at least 3 and at most the most entrants."
