@@ -32,6 +32,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from games.presence import mark_watching
 from live import limits
 from live.broadcast import (
     LOBBY_CHANNEL,
@@ -238,6 +239,9 @@ async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
 async def match_events(stream: Stream, match_id: int, seen: int | None) -> AsyncIterator[str]:
     subscription = await subscribe([match_channel(match_id), user_channel(stream.user_id)])
     try:
+        # The player is at this board while its stream is open: marked now and at each heartbeat (more
+        # often than the mark lasts), so no "your turn" is written for a board they are watching.
+        await db(mark_watching, match_id, stream.user_id)
         # Subscribed first, then read: a move between the two is in the queue, not lost.
         current = await read_revision(match_id)
         if current is not None and (seen is None or current > seen):
@@ -245,6 +249,8 @@ async def match_events(stream: Stream, match_id: int, seen: int | None) -> Async
             yield sse(REVISION, {"revision": current}, current)
         async for item in messages(stream, subscription):
             if isinstance(item, str):
+                if item != CLOSE_EVENT:
+                    await db(mark_watching, match_id, stream.user_id)
                 yield item
                 continue
             if item.channel != match_channel(match_id):

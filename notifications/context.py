@@ -133,6 +133,8 @@ def skip_reason(row: Notification) -> str:
         return ""
     if row.kind not in (Kind.YOUR_TURN, Kind.REMINDER):
         return ""
+    if row.deleted_at is not None:
+        return "replaced by a newer one, or deleted"
     seat = row.match.seats.filter(user=row.recipient).first()
     if seat is None or not seat.to_act or row.match.status != Match.Status.ACTIVE:
         return "no longer their turn"

@@ -21,6 +21,7 @@ from games.events import (
     subscribe,
 )
 from games.models import Seat
+from games.presence import is_watching
 from notifications.models import Kind, Notification
 from notifications.service import notify, notify_all
 
@@ -71,6 +72,8 @@ def on_turn_started(event: TurnStarted) -> None:
         return
     for seat in event.seats:
         if seat.number in event.to_move and seat.user_id and not seat.is_bot and seat.number != event.mover:
+            if is_watching(match.pk, seat.user_id):
+                continue  # at the board, which the live events redraw: nothing to tell them
             notify(match, seat.user, Kind.YOUR_TURN, event.version)
 
 

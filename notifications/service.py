@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.queue import queue_on_commit
 from notifications.channels import deliver, deliver_many
-from notifications.models import MatchMute, Notification, preference
+from notifications.models import Kind, MatchMute, Notification, preference
 
 
 def notify(match, recipient, kind: str, turn: int) -> Notification | None:
@@ -21,7 +22,19 @@ def notify(match, recipient, kind: str, turn: int) -> Notification | None:
         return None
     if MatchMute.objects.filter(user=recipient, match=match).exists():
         return None  # muted: nothing at all about this match
+    if kind == Kind.YOUR_TURN:
+        replace_unread_turns(match, recipient)
     return _write(recipient, kind, match=match, turn=turn)
+
+
+def replace_unread_turns(match, recipient) -> int:
+    """One unread "your turn" per match at most: a newer one replaces the older, which leaves the
+    inbox and the count and is sent no more (notifications.context.skip_reason)."""
+    now = timezone.now()
+    older = Notification.objects.filter(
+        recipient=recipient, match=match, kind=Kind.YOUR_TURN, read_at__isnull=True, deleted_at__isnull=True
+    )
+    return older.update(read_at=now, deleted_at=now)
 
 
 def notify_tournament(tournament, recipient, kind: str) -> Notification | None:

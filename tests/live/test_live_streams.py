@@ -275,3 +275,27 @@ def test_the_heartbeat_checks_of_many_streams_share_two_queries(alice, bob, clie
     with django_assert_num_queries(2):
         answers = async_to_sync(check_all)()
     assert answers == [True, True, True, False, False]
+
+
+@pytest.mark.django_db
+def test_an_open_board_stream_marks_its_player_as_at_the_board_and_keeps_the_mark(alice, bob):
+    """No "your turn" is written for a board its player has open (notifications.listeners): the
+    board's stream marks them at once and at each heartbeat, longer than a mark lasts."""
+    from django.core.cache import cache
+
+    from games.presence import _key, is_watching
+
+    match = start_match(alice, [bob])
+
+    async def check() -> None:
+        assert not await sync_to_async(is_watching)(match.pk, bob.pk)
+        reader = Reader(await (await signed_in(bob)).get(f"/live/match/{match.pk}/"))
+        assert (await reader.next_event())["event"] == "revision"
+        assert await sync_to_async(is_watching)(match.pk, bob.pk)
+        await sync_to_async(cache.delete)(_key(match.pk, bob.pk))  # as if the mark ran out
+        assert await reader.nothing_for(1.5)  # heartbeats (every 0.3 s here, checked in batches) pass
+        assert await sync_to_async(is_watching)(match.pk, bob.pk)
+        assert not await sync_to_async(is_watching)(match.pk, alice.pk)
+        await reader.close()
+
+    run(check())

@@ -77,9 +77,39 @@ def test_no_turn_email_while_the_player_looks_at_the_board(alice, bob, client_fo
     mail.outbox.clear()
     with on_commit():
         move_once(match)
+    # At the board, which the live events redraw: no "your turn" at all, in the inbox or by email.
+    assert not Notification.objects.filter(kind=Kind.YOUR_TURN, turn__gt=0).exists()
+    assert not mail.outbox
+
+
+def test_a_turn_email_is_skipped_when_the_player_opened_the_board_after_it_was_written(
+    alice, bob, client_for, django_capture_on_commit_callbacks
+):
+    match = start_match(alice, [bob])
+    match.refresh_from_db()
+    waiting = match.seats.exclude(to_act=True).get()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks() as callbacks:  # the row is written; its email not sent yet
+        move_once(match)
+    client_for(waiting.user).get(f"/matches/{match.pk}/?since=0", HTTP_HX_REQUEST="true")  # then the board
+    for callback in callbacks:
+        callback()
     row = Notification.objects.get(kind=Kind.YOUR_TURN, turn__gt=0)
     assert row.status == Notification.Status.SKIPPED and "looking at the board" in row.error
     assert not mail.outbox
+
+
+def test_one_unread_turn_per_match_a_newer_replaces_the_older(alice, bob, on_commit):
+    match = start_match(alice, [bob])
+    for version in (3, 5, 7):
+        assert notify(match, bob, Kind.YOUR_TURN, version) is not None
+    unread = Notification.objects.filter(recipient=bob, kind=Kind.YOUR_TURN, read_at__isnull=True)
+    assert list(unread.values_list("turn", flat=True)) == [7]
+    older = Notification.objects.get(recipient=bob, kind=Kind.YOUR_TURN, turn=3)
+    assert older.deleted_at is not None
+    from notifications.context import skip_reason
+
+    assert skip_reason(older) == "replaced by a newer one, or deleted"  # its email is sent no more
 
 
 def test_notify_twice_writes_one_row(alice, bob):
