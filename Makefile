@@ -20,7 +20,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo_accounts
-	@echo "Emails are written to var/mail/. Health: http://127.0.0.1:8000/healthz. Stop everything with Ctrl-C."
+	@echo "Stop everything with Ctrl-C. Another address: make run RUN_ARGS=\"--bind 127.0.0.1:8001\""
 	exec $(PY) -m dizzysite.supervise $(RUN_ARGS)
 
 test: install

@@ -187,8 +187,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's processes")
     parser.add_argument("--restart-delay", type=float, default=1.0, help="seconds before a first restart")
     args = parser.parse_args(argv)
+    site_url = serve_at(args.bind)
+    print(f"[make run] The site: {site_url}/  Health: {site_url}/healthz  Emails: var/mail/", flush=True)
     supervisor = Supervisor(children_for(args.bind, args.noreload, args.concurrency), args.restart_delay)
     return supervisor.run()
+
+
+def serve_at(bind: str) -> str:
+    """The site's address for `bind`, set as SITE_URL for the site, the worker and beat (the links in
+    emails), unless SITE_URL is set already; what is printed for the newcomer to open."""
+    host, _, port = bind.rpartition(":")
+    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    os.environ.setdefault("SITE_URL", f"http://{shown}:{port}")
+    return os.environ["SITE_URL"].rstrip("/")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,36 @@
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 
 from games.queue import queue_on_commit
+
+SITE_NAME = "Dizzysite"
+
+
+@dataclass(frozen=True)
+class Site:
+    """What allauth's emails say of the site ("Hello from Dizzysite!"): its name, and its address as
+    SITE_URL gives it (the site has no sites framework to ask)."""
+
+    name: str
+    domain: str
+
+
+def this_site() -> Site:
+    return Site(SITE_NAME, urlsplit(settings.SITE_URL).netloc)
 
 
 class AccountAdapter(DefaultAccountAdapter):
     """allauth's emails (verification, password reset) are rendered here and sent by the worker, the way
     the site's own emails are (so it lives in notifications, and accounts imports no email code)."""
 
+    def format_email_subject(self, subject) -> str:
+        return f"[{SITE_NAME}] {subject}"
+
     def send_mail(self, template_prefix, email, context):
-        message = self.render_mail(template_prefix, email, context)
+        message = self.render_mail(template_prefix, email, {**context, "current_site": this_site()})
         html = next((content for content, mime in getattr(message, "alternatives", []) if mime == "text/html"), None)
         queue_on_commit(
             "notifications.tasks.send_account_email",

@@ -7,6 +7,7 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +97,16 @@ def test_settings_page_saves_display_name_and_time_zone(alice, client_for, clien
     alice.refresh_from_db()
     assert alice.time_zone == "Europe/Paris"
     assert client.get("/settings/").status_code == 302  # anonymous: to the login page
+
+
+def test_the_sign_up_email_names_the_site_in_english_and_dutch(client, settings):
+    settings.SITE_URL = "http://127.0.0.1:8031"
+    sign_up(client)
+    (message,) = mail.outbox
+    assert message.subject.startswith("[Dizzysite] ")
+    assert "Hello from Dizzysite!" in message.body and "Thank you for using Dizzysite!" in message.body
+    assert "127.0.0.1:8031" in message.body and "from !" not in message.body and "on ." not in message.body
+    mail.outbox.clear()
+    sign_up(Client(HTTP_ACCEPT_LANGUAGE="nl"), username="nieuw", email="nieuw@example.com")
+    (dutch,) = mail.outbox
+    assert dutch.subject.startswith("[Dizzysite] ") and "Dizzysite" in dutch.body and "from !" not in dutch.body

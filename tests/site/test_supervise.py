@@ -30,3 +30,13 @@ def test_the_asgi_server_runs_without_persistent_connections_and_the_worker_keep
     assert started["worker"]["DATABASE_CONN_MAX_AGE"] == "60"
     assert started["beat"]["DATABASE_CONN_MAX_AGE"] == "60"
     assert started["web"]["PATH"] == started["worker"]["PATH"]  # the rest of the environment as it was
+
+
+def test_make_run_serves_its_links_where_it_binds_and_says_where(monkeypatch):
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert supervise.serve_at("127.0.0.1:8031") == "http://127.0.0.1:8031"
+    assert os.environ["SITE_URL"] == "http://127.0.0.1:8031"  # the site, the worker and beat inherit it
+    monkeypatch.delenv("SITE_URL")
+    assert supervise.serve_at("0.0.0.0:9000") == "http://127.0.0.1:9000"  # every address: this machine's
+    monkeypatch.setenv("SITE_URL", "https://play.example/")
+    assert supervise.serve_at("127.0.0.1:8031") == "https://play.example"  # one set by hand wins
