@@ -459,3 +459,13 @@ def test_the_rules_page_explains_the_game_and_the_table_rules(client):
     text = client.get(f"/games/{GAME}/rules/").content.decode()
     for words in ("Burn Lizzy", "side stack", "ghost", "showdown", "Dicey", "Table rules", "On this site"):
         assert words in text
+
+
+def test_the_rules_never_speak_of_two_players_resigning(client):
+    """Lizzy Ghosties is for three to eight: its rules say what a resignation does then, in both languages."""
+    english = client.get("/games/lizzy-ghosties/rules/").content.decode()
+    assert "with two\n  players" not in english and "with two players" not in english
+    assert "a normal bot plays your\n  seat to the end" in english
+    dutch = client.get("/games/lizzy-ghosties/rules/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "met\n  twee spelers" not in dutch and "er speelt" in dutch
+    assert "with two\n  players the match ends" in client.get("/games/dizzy-duo-battle/rules/").content.decode()

@@ -66,8 +66,11 @@ def test_the_championship_page_sign_up_and_leave(championship, alice, bob, clien
     assert "/championships/" in client.get("/tournaments/").content.decode()
     assert client.post(f"/championships/{championship.pk}/join/").status_code == 302  # to the login
     assert not championship.members.exists()
+    assert "starts once two players have signed up" in client.get(f"/championships/{championship.pk}/").content.decode()
     for player in (alice, bob):
         assert client_for(player).post(f"/championships/{championship.pk}/join/").status_code == 302
+    waiting = client.get(f"/championships/{championship.pk}/").content.decode()
+    assert "starts once two players" not in waiting and "starts within a minute" in waiting
     assert client_for(bob).post(f"/championships/{championship.pk}/join/").status_code == 400
     assert client_for(bob).get(f"/championships/{championship.pk}/join/").status_code == 405
     sweep_tournaments()
