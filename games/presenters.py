@@ -187,7 +187,7 @@ def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[Sea
             is_bot=s.is_bot,
             is_open=s.is_open,
             invited=s.user_id is not None and not s.accepted,
-            to_act=s.to_act,
+            to_act=s.to_act and not match.is_over,  # an ended match has nobody to move, whatever the row says
             is_viewer=s.number == viewer,
             won=s.number in winners and not s.resigned,
             deadline=s.deadline,

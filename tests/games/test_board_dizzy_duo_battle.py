@@ -592,3 +592,13 @@ def test_rules_page_covers_the_table_rules(client):
     text = client.get(f"/games/{GAME}/rules/").content.decode()
     for words in ("two Lizzies", "3 turns", "10th turn", "lifeline", "points", "open battles", "main attack"):
         assert words in text.lower() or words in text
+
+
+def test_a_seat_below_zero_lives_shows_zero_not_minus_one():
+    """A player at 0 or below is out (DD-8); a fight that took more than was left reads "0 lives"."""
+    state = new_state(lives=1)
+    state["lives"][1] = -1
+    seat = board_for(state, 0).players.seats[1]
+    assert seat.lives == 0 and str(seat.unit) == "lives"
+    state["lives"][1] = 1
+    assert str(board_for(state, 0).players.seats[1].unit) == "life"

@@ -232,7 +232,12 @@ def test_either_player_aborts_before_every_seat_moved_no_result_no_rating(
     assert not match.seats.filter(to_act=True).exists()
     for user in users[:-1]:
         assert finished_to(user, match)
-        assert "before every player had moved" in client_for(user).get(f"/matches/{match.pk}/").content.decode()
+        board = client_for(user).get(f"/matches/{match.pk}/").content.decode()
+        assert "before every player had moved" in board
+        assert ">to move<" not in board  # nobody is to move in an aborted match
+        assert "Aborted: Aborted" not in board  # the reason says it once
+        home = client_for(user).get("/").content.decode()
+        assert f"Aborted by {aborter.username}" in home and "Aborted: Aborted" not in home
     assert not finished_to(aborter, match)  # they know
 
 

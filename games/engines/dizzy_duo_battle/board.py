@@ -255,6 +255,12 @@ def signed(number: int) -> str:
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
 
 
+def shown_score(score: int, *, points: bool) -> int:
+    """A seat's lives as the board shows them: a player at 0 or below is out (ruling DD-8), and "-1
+    life" reads as nonsense, so never below 0. Points are shown as they are."""
+    return score if points else max(0, score)
+
+
 def ended(given: BoardInput) -> bool:
     """The game is over, by its rules or by a moderator's abort (then the state stopped mid-round)."""
     return given.is_over or given.view["phase"] == "over"
@@ -526,8 +532,8 @@ def _players(given: BoardInput, words: Words) -> Players:
             seat=seat,
             name=given.names[seat],
             you=seat == given.you,
-            lives=view["lives"][seat],
-            unit=words.unit(view["lives"][seat]),
+            lives=shown_score(view["lives"][seat], points=words.points),
+            unit=words.unit(shown_score(view["lives"][seat], points=words.points)),
             out=view["out"][seat],
             won=seat in winners,
             lifeline_used=view["lifeline_used"][seat],

@@ -704,7 +704,7 @@ def _player(given: BoardInput, seat: int) -> Player:
         else ngettext("{n} life", "{n} lives", lives),
         advantage=seat == view["advantage"],
         first=seat == view["first"],
-        to_act=seat in view["to_act"],
+        to_act=seat in view["to_act"] and not given.is_over,  # an aborted match has nobody to move
         hiding_words=hiding,
         won=seat in result.get("winners", []),
         give_up_words=ngettext("gave up {n} challenge", "gave up {n} challenges", give_ups) if give_ups else "",

@@ -268,6 +268,7 @@ class Table:
         self.select = given.select
         self.art = CardArt("lg")
         self.legal = given.legal if given.my_turn and not given.is_over else []
+        self.over = given.is_over
         self.effects = {move_json(e["move"]): e["effect"] for e in self.view.get("move_effects", [])}
 
     def name(self, seat: int) -> str:
@@ -682,7 +683,7 @@ def _seat(table: Table, controls: Controls, seat: int, place: tuple[int, int]) -
         ghost=ghost,
         cards=_cards(mine["cards"]),
         team=("Lizzies" if mine["team"] == "lizzies" else "Ghosties") if shows_team else "",
-        to_act=seat in view["to_act"],
+        to_act=seat in view["to_act"] and not table.over,  # an aborted match has nobody to move
         passed=pending.get("kind") == "pass" and pending["opponent"] == seat,
         target=bool(event and event["won"] and event["targets"] and event["targets"][0] == seat),
         won=bool(result) and seat in result["winners"],
