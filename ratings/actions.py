@@ -9,6 +9,7 @@ it there, so the ratings change with the result or not at all. An aborted match 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.utils import timezone
@@ -76,6 +77,18 @@ def _ratings_locked(game: str, pool: str, seats: list[Seat]) -> dict[int, Rating
     return {number: locked[pk] for number, pk in ids.items()}
 
 
+def rated_seats(seats: list[Seat]) -> list[int]:
+    """The seats whose ratings a match changes: an account (a player, or a bot level, which has one
+    rating) is never rated against itself, so one that holds several seats of the match keeps its
+    rating; the others are rated against each of its seats as its rating stands."""
+    held = Counter(_rated_as(seat) for seat in seats)
+    return [seat.number for seat in seats if held[_rated_as(seat)] == 1]
+
+
+def _rated_as(seat: Seat) -> tuple[str, object]:
+    return ("player", seat.user_id) if seat.user_id else ("bot", seat.bot_level)
+
+
 def rate_on_finish(event: MatchFinished) -> None:
     do_rate_finished_match(event.match)
 
@@ -100,9 +113,8 @@ def do_rate_finished_match(match: Match) -> list[RatingChange]:
     after = {n: (new.mu, new.sigma) for team, news in zip(teams, rated) for n, new in zip(team, news)}
     changes = []
     now = match.ended or timezone.now()
-    for number in numbers:
+    for number in rated_seats(seats):
         rating = ratings[number]
-        # Two seats of one bot level share its rating: each seat's change is added in turn.
         mu_before, sigma_before = rating.mu, rating.sigma
         rating.mu += after[number][0] - before[number][0]
         rating.sigma = min(rating.sigma, after[number][1])

@@ -96,13 +96,17 @@ def test_a_match_against_bots_rates_the_vs_bots_pool_and_the_bot_level(alice):
     assert bot.mu < START_MU and bot.matches == 1
 
 
-def test_two_seats_of_one_bot_level_share_its_rating(alice):
+def test_an_account_is_never_rated_against_itself(alice):
+    """Two seats of one bot level (one rating): the level keeps its rating, the player is rated
+    against each of its seats; a match of one account's seats only changes no rating."""
     match = start_match(alice, ["random", "random"], game="dizzy-duo-battle")
     actions.do_adjudicate(match.pk, [seat_of(match, alice)], "test")
     bot = Rating.objects.get(game="dizzy-duo-battle", pool=Pool.BOTS, bot_level="random")
-    assert bot.matches == 2 and RatingChange.objects.filter(rating=bot).count() == 2
-    first, second = RatingChange.objects.filter(rating=bot).order_by("seat")
-    assert second.mu_before == first.mu_after and bot.mu == second.mu_after
+    assert bot.matches == 0 and not RatingChange.objects.filter(rating=bot).exists()
+    (change,) = RatingChange.objects.filter(match=match)
+    assert change.rating.user == alice and change.mu_after > change.mu_before and change.outcome == "won"
+    match.refresh_from_db()
+    assert do_rate_finished_match(match) == []  # once
 
 
 def test_unrated_and_aborted_matches_change_nothing(alice, bob):
