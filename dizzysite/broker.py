@@ -156,3 +156,9 @@ class Transport(filesystem.Transport):
     Channel = Channel
     # Its own state, not kombu's filesystem transport's (the class attribute is shared otherwise).
     global_state = virtual.BrokerState()
+
+    @property
+    def default_connection_params(self) -> dict:
+        """No host: a folder has none, and kombu's "No hostname was supplied" warning at every start
+        of `make run` only alarmed newcomers (virtual transports default to localhost)."""
+        return {"port": self.default_port}

@@ -163,6 +163,7 @@ def web_command(bind: str, noreload: bool) -> list[str]:
     host, _, port = bind.rpartition(":")
     command = [sys.executable, "-m", "uvicorn", "dizzysite.asgi:application", "--host", host or "127.0.0.1"]
     command += ["--port", port, "--timeout-graceful-shutdown", str(GRACEFUL_S), "--no-server-header"]
+    command += ["--lifespan", "off"]  # Django's ASGI application has no lifespan events to hear
     if noreload:
         return command
     packages = sorted(p.name for p in ROOT.iterdir() if (p / "__init__.py").exists() and p.name != "tests")

@@ -40,3 +40,22 @@ def test_make_run_serves_its_links_where_it_binds_and_says_where(monkeypatch):
     assert supervise.serve_at("0.0.0.0:9000") == "http://127.0.0.1:9000"  # every address: this machine's
     monkeypatch.setenv("SITE_URL", "https://play.example/")
     assert supervise.serve_at("127.0.0.1:8031") == "https://play.example"  # one set by hand wins
+
+
+def test_make_run_starts_quietly(tmp_path, caplog):
+    """What `make run` printed that alarmed newcomers: SQLite's W040 warnings, uvicorn's "lifespan
+    unsupported", kombu's "No hostname was supplied"."""
+    from kombu import Connection
+
+    from dizzysite.broker import Transport
+
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"  # make run's database
+    command = [sys.executable, "manage.py", "check", "--database", "default"]
+    check = subprocess.run(command, cwd=supervise.ROOT, env=env, capture_output=True, text=True)
+    assert check.returncode == 0 and "W040" not in check.stdout + check.stderr
+    assert "System check identified no issues" in check.stdout
+    assert ["--lifespan", "off"] == supervise.web_command("127.0.0.1:8031", True)[-2:]
+    with caplog.at_level("WARNING"):
+        Connection("filesystem://", transport=Transport).info()
+    assert "No hostname" not in caplog.text
