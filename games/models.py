@@ -163,6 +163,19 @@ class Match(models.Model):
         text = entry_text({"text": self.end_reason, **self.end_reason_words})
         return fill_names(text, seat_names(self.seats.all()) if names is None else names)
 
+    def others_names(self, user_id: int) -> list[str]:
+        """The other seats' names, for a list's row (the seats prefetched by the list)."""
+        return [seat.public_name for seat in self.seats.all() if seat.user_id != user_id]
+
+    def winner_names(self, user_id: int) -> list[str]:
+        """Who won, by name ("you" left out: won_by_you says it), for a finished match's row."""
+        winners = set((self.result or {}).get("winners") or [])
+        return [s.public_name for s in self.seats.all() if s.number in winners and s.user_id != user_id]
+
+    def won_by_you(self, user_id: int) -> bool:
+        winners = set((self.result or {}).get("winners") or [])
+        return any(s.number in winners and s.user_id == user_id and not s.resigned for s in self.seats.all())
+
     @property
     def game_name(self) -> str:
         return GAME_NAMES.get(self.game, self.game)

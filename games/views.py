@@ -99,6 +99,7 @@ def home(request: HttpRequest) -> HttpResponse:
     lists, more, turn_count = _dashboard_lists(request)
     mine = Seat.objects.filter(user=request.user).select_related("match").only(*LIST_SEAT_FIELDS)
     ended = mine.filter(match__status__in=[Match.Status.FINISHED, Match.Status.ABORTED]).order_by("-match_id")
+    ended = ended.only(*LIST_SEAT_FIELDS, "match__result")  # a finished row says who won
     finished = [seat.match for seat in ended[:20]]
     # end_reason_text names the seats: one query for the twenty, not one each, reading only what a
     # seat's public name needs (a user row is wide: preferences, settings).

@@ -47,3 +47,16 @@ def test_dashboard_lists_your_turn_first(alice, bob, carol, client_for):
     assert f"/matches/{started.pk}/" in waiting
     invitations = client_for(alice).get("/").content.decode().split("Invitations")[1].split("</section>")[0]
     assert "Solitaire Chess" in invitations
+
+
+@pytest.mark.django_db
+def test_a_finished_row_names_the_other_players_and_who_won(alice, bob, client_for):
+    match = start_match(alice, [bob], game="doubting-flower-field")
+    bob_seat = match.seats.get(user=bob).number
+    actions.do_adjudicate(match.pk, [bob_seat], "test: out of lives")
+    for viewer, other, result in ((alice, "bob", "Won by bob"), (bob, "alice", "You won")):
+        page = client_for(viewer).get("/").content.decode()
+        row = page[page.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
+        assert f"With {other}" in row and result in row
+    dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Gewonnen door bob" in dutch and "Met bob" in dutch
