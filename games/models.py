@@ -163,6 +163,28 @@ class Match(models.Model):
         text = entry_text({"text": self.end_reason, **self.end_reason_words})
         return fill_names(text, seat_names(self.seats.all()) if names is None else names)
 
+    def offer_words(self) -> str:
+        """An open match as the lobby says it: its clock, the options it changes from the game's, and
+        its seats taken of all (the seats prefetched by the list)."""
+        clock = str(TimeControl.PRESETS.get(self.time_preset, (gettext("A custom clock"),))[0])
+        changed = [
+            f"{gettext(o.label)}: {self._option_words(o)}"
+            for o in get_spec(self.game).engine.options
+            if self.options.get(o.name, o.default) != o.default
+        ]
+        seats = list(self.seats.all())
+        taken = sum(1 for seat in seats if seat.user_id or seat.bot_level)
+        counts = gettext("%(taken)s of %(total)s seats taken") % {"taken": taken, "total": len(seats)}
+        return "; ".join([clock, *changed, counts])
+
+    def _option_words(self, option) -> str:
+        value = self.options.get(option.name, option.default)
+        if option.kind == "bool":
+            return gettext("yes") if value else gettext("no")
+        if option.kind == "choice":
+            return gettext(dict(option.choices).get(value, str(value)))
+        return str(value)
+
     def others_names(self, user_id: int) -> list[str]:
         """The other seats' names, for a list's row (the seats prefetched by the list)."""
         return [seat.public_name for seat in self.seats.all() if seat.user_id != user_id]

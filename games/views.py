@@ -21,7 +21,7 @@ from games import actions
 from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
-from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, Match, Seat
+from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
 from games.presence import mark_watching
 from games.presenters import history_page, player_view
 from games.reads import held_seat, note_text
@@ -107,11 +107,13 @@ def home(request: HttpRequest) -> HttpResponse:
     prefetch_related_objects(finished, Prefetch("seats", queryset=names))
     # An empty seat as EXISTS, not a join: the join needed DISTINCT, a sort of the open matches' rows.
     empty_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot_level="")
-    open_matches = (
+    open_matches = list(
         Match.objects.filter(Exists(empty_seat), status=Match.Status.OPEN)
         .exclude(seats__user=request.user)
-        .only(*LIST_MATCH_FIELDS)[:20]
+        .select_related("created_by")
+        .only(*LIST_MATCH_FIELDS, "options", "time_preset", *(f"created_by__{f}" for f in USER_NAME_FIELDS))[:20]
     )
+    prefetch_related_objects(open_matches, Prefetch("seats", queryset=Seat.objects.only("match", "user", "bot_level")))
     context = {
         **lists,
         "more": more,

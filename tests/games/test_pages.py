@@ -60,3 +60,19 @@ def test_a_finished_row_names_the_other_players_and_who_won(alice, bob, client_f
         assert f"With {other}" in row and result in row
     dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Gewonnen door bob" in dutch and "Met bob" in dutch
+
+
+@pytest.mark.django_db
+def test_an_open_seat_in_the_lobby_says_who_made_it_and_what_it_is(alice, bob, carol, client_for):
+    match = actions.create_match(
+        bob,
+        "dizzy-duo-battle",
+        [SeatSpec("me"), SeatSpec("open"), SeatSpec("bot", "random")],
+        options={"lives": 10, "lifeline": True},
+    )
+    page = client_for(alice).get("/").content.decode()
+    row = page[page.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
+    assert "Created by bob" in row and "2 of 3 seats taken" in row
+    assert "Daily" in row and ": 10" in row and "yes" in row  # the options it changes
+    dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Gemaakt door bob" in dutch and "2 van 3 plaatsen bezet" in dutch
