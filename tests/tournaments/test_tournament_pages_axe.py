@@ -108,3 +108,23 @@ def test_a_player_joins_from_the_list_follows_the_pairing_plays_and_sees_the_sta
     page.goto(live_server.url + f"/tournaments/{tournament.pk}/")
     first_row = page.locator("table.standings tbody tr").first
     assert "bob" in first_row.inner_text() and first_row.locator("td").nth(1).inner_text() == "1"
+
+
+def test_a_tournament_page_fits_a_phone_with_its_standings(browser, live_server, alice, make_user):
+    chosen = TournamentSettings(
+        name="Ghost night",
+        game="lizzy-ghosties",
+        format=Tournament.Format.TABLES,
+        starts_at=timezone.now() + timedelta(days=2),
+        table_size=4,
+        min_entrants=3,
+    )
+    tournament = actions.do_create(alice, chosen)
+    for n in range(4):
+        actions.do_join(tournament.pk, make_user(f"entrant{n}"))
+    for width in (390, 1280):
+        page = page_as(browser, live_server, alice, width=width)
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert serious_violations(page) == []
+        page.context.close()
