@@ -35,3 +35,8 @@ def set_language(request: HttpRequest) -> HttpResponse:
             request.user.language = language
             request.user.save(update_fields=["language"])
     return response
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What the site keeps, why, for how long, and how to get or erase it: for everyone, signed in or not."""
+    return render(request, "accounts/privacy.html")

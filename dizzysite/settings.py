@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # two-factor sign-in: an authenticator app's codes, and recovery codes
+    "allauth.usersessions",  # the list of one's signed-in sessions, "sign out everywhere else"
     "accounts",
     "games",
     "notifications",
@@ -72,6 +74,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
 ]
@@ -163,6 +166,10 @@ ACCOUNT_RATE_LIMITS = {
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_ADAPTER = "notifications.adapter.AccountAdapter"  # allauth's emails go out like ours
+# Two-factor sign-in (allauth.mfa): time-based codes from an authenticator app, with recovery codes.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Dizzysite"
+USERSESSIONS_TRACK_ACTIVITY = False  # no write at every page view: a session is recorded when it signs in
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

@@ -26,9 +26,6 @@ class AccountAdapter(DefaultAccountAdapter):
     """allauth's emails (verification, password reset) are rendered here and sent by the worker, the way
     the site's own emails are (so it lives in notifications, and accounts imports no email code)."""
 
-    def format_email_subject(self, subject) -> str:
-        return f"[{SITE_NAME}] {subject}"
-
     def send_mail(self, template_prefix, email, context):
         message = self.render_mail(template_prefix, email, {**context, "current_site": this_site()})
         html = next((content for content, mime in getattr(message, "alternatives", []) if mime == "text/html"), None)
