@@ -3,6 +3,7 @@ by POST with CSRF, the organiser's form, and the Dutch words."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -271,3 +272,11 @@ def test_a_knockout_page_draws_its_bracket(alice, make_user, client):
     client.cookies["django_language"] = "nl"
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Speelschema" in page and "Kwartfinales" in page and "gaat door" in page
+
+
+def test_the_players_of_a_table_are_listed_with_no_space_before_the_comma(alice, bob, carol):
+    tournament = running_round_robin(alice, bob, carol)
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    pairings = page[page.index('<table class="pairings">') : page.index("</table>", page.index('class="pairings"'))]
+    assert "</a>, <a" in pairings
+    assert re.search(r"\s,", pairings) is None
