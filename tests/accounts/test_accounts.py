@@ -110,3 +110,19 @@ def test_the_sign_up_email_names_the_site_in_english_and_dutch(client, settings)
     sign_up(Client(HTTP_ACCEPT_LANGUAGE="nl"), username="nieuw", email="nieuw@example.com")
     (dutch,) = mail.outbox
     assert dutch.subject.startswith("[Dizzysite] ") and "Dizzysite" in dutch.body and "from !" not in dutch.body
+
+
+def test_changing_email_verifies_the_new_address_and_tells_the_old_one(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/email/", {"action_add": "", "email": "alice-new@example.com"})
+    assert response.status_code == 302
+    assert mail.outbox[-1].to == ["alice-new@example.com"]
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # not changed until the new address is verified
+    link = confirmation_link(mail.outbox[-1])
+    path = "/" + link.split("/", 3)[3]
+    client.post(path)
+    alice.refresh_from_db()
+    assert alice.email == "alice-new@example.com"
+    told = [m for m in mail.outbox if m.to == ["alice@example.com"]]
+    assert len(told) == 1 and "alice-new@example.com" in told[0].body
