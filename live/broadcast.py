@@ -187,12 +187,24 @@ class RedisBroadcaster(Broadcaster):
         self._reader_loop: asyncio.AbstractEventLoop | None = None
         self.connected = asyncio.Event()  # set while the reader is subscribed (tests wait on it)
 
+    PUBLISH_POOL_SIZE = 20
+    POOL_WAIT_S = 2.0
+
     def sync_client(self) -> Any:
         """The process's sync client (thread-safe: a connection pool), for publishing."""
         if self._sync_client is None:
             import redis
 
-            self._sync_client = redis.Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
+            # A bounded pool that waits for a free connection (up to POOL_WAIT_S) instead of raising
+            # "Too many connections" when many requests publish at once.
+            pool = redis.BlockingConnectionPool.from_url(
+                self.url,
+                max_connections=self.PUBLISH_POOL_SIZE,
+                timeout=self.POOL_WAIT_S,
+                socket_timeout=2,
+                socket_connect_timeout=2,
+            )
+            self._sync_client = redis.Redis(connection_pool=pool)
         return self._sync_client
 
     def send(self, message: Message) -> None:
