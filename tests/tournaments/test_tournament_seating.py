@@ -48,17 +48,20 @@ def test_every_count_to_forty_is_seated_at_every_table_size(game):
                 assert max(sizes) <= size + fewest - 1, (game, size, count, sizes)
 
 
-def tables_tournament(organiser, size: int) -> Tournament:
-    chosen = TournamentSettings(
+def ghost_tables(size: int, *, fewest: int = 3) -> TournamentSettings:
+    return TournamentSettings(
         name="Ghost tables",
         game="lizzy-ghosties",
         format=Tournament.Format.TABLES,
         starts_at=timezone.now() + timedelta(days=1),
         rounds=2,
         table_size=size,
-        min_entrants=3,
+        min_entrants=fewest,
     )
-    return actions.do_create(organiser, chosen)
+
+
+def tables_tournament(organiser, size: int) -> Tournament:
+    return actions.do_create(organiser, ghost_tables(size))
 
 
 def start(tournament: Tournament) -> str:
@@ -143,14 +146,6 @@ def test_a_tournament_whose_start_keeps_failing_is_called_off_and_its_players_to
 
 @pytest.mark.django_db
 def test_the_fewest_entrants_refused_names_the_games_fewest_players(make_user):
-    chosen = TournamentSettings(
-        name="Too few",
-        game="lizzy-ghosties",
-        format=Tournament.Format.TABLES,
-        starts_at=timezone.now() + timedelta(days=1),
-        table_size=3,
-        min_entrants=2,
-    )
     with pytest.raises(actions.ActionError) as refused:
-        actions.do_create(make_user("organiser"), chosen)
+        actions.do_create(make_user("organiser"), ghost_tables(3, fewest=2))
     assert str(refused.value) == "The fewest entrants must be at least 3 and at most the most entrants."
