@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "api",
     "push",
     "tournaments",
+    "learn",  # the tutorials
     "live",  # Server-Sent Events (after the apps whose changes it hears)
 ]
 

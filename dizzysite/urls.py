@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("api.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("learn.urls")),
     path("", include("live.urls")),  # the live streams (Server-Sent Events)
     path("", include("games.urls")),
 ]

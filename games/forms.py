@@ -149,9 +149,13 @@ class MatchForm(forms.Form):
 
 
 def challenge_initial(query) -> dict[str, str]:
-    """The new-match form opened from a profile's "Challenge": that player invited to seat 2."""
+    """The new-match form opened from a profile's "Challenge" (that player invited to seat 2) or from
+    a tutorial's end (a bot of that level in seat 2)."""
     username = (query.get("invite") or "").strip()[:150]
-    return {"seat_1": "invite", "invite_1": username} if username else {}
+    if username:
+        return {"seat_1": "invite", "invite_1": username}
+    level = query.get("bot") or ""
+    return {"seat_1": f"bot:{level}"} if level in dict(BOT_LEVELS) else {}
 
 
 class FillSeatForm(forms.Form):

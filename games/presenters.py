@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -63,6 +64,11 @@ class MatchInfo:
     result: dict[str, Any] | None
     is_over: bool
     url: str
+
+    @property
+    def move_url(self) -> str:
+        """Where the board posts a move (a tutorial's board posts elsewhere)."""
+        return reverse("move", args=[self.id])
 
 
 @dataclass

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import Bot, Engine, Move, View
+from games.engines.tutorial import Tutorial
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class GameSpec:
     # Bots by level, every game has "random" (the game's bots.py). They are named here, not on the
     # engine, so that the engine never imports its bots and the bots import the engine at the top.
     bots: Mapping[str, Bot]
+    tutorial: Tutorial | None = None  # the game taught on its board (games/engines/tutorial.py)
 
     @property
     def slug(self) -> str:

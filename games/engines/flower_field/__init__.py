@@ -32,7 +32,7 @@ See engine.py for the state machine and the view's keys, rules.py for the field 
 fields, duplicates), bots.py for the bots, board.py for the board, phrases.py for the words for flowers.
 """
 
-from games.engines.flower_field import board, bots
+from games.engines.flower_field import board, bots, tutorial
 from games.engines.flower_field.engine import ENGINE, FlowerFieldEngine
 from games.engines.spec import GameSpec, LiveClock
 
@@ -40,6 +40,6 @@ from games.engines.spec import GameSpec, LiveClock
 # and "Players will receive an extra minute if they challenge": a challenge, or giving one up (FF-5:
 # "an announced failure", so a challenge too), adds a minute to the challenger's running turn.
 CLOCK = LiveClock(120, 20, 30, extra_seconds=60, extra_for=("challenge", "give_up"))
-SPEC = GameSpec(ENGINE, board.present, CLOCK, bots.BOTS)
+SPEC = GameSpec(ENGINE, board.present, CLOCK, bots.BOTS, tutorial.TUTORIAL)
 
 __all__ = ["ENGINE", "SPEC", "FlowerFieldEngine"]

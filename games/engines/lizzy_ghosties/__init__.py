@@ -75,11 +75,11 @@ Points the seed and the rulings leave open, settled as a real table would:
    rest shuffled into the side stack: the same chances as the seed's select-then-deal steps.
 """
 
-from games.engines.lizzy_ghosties import board, bots
+from games.engines.lizzy_ghosties import board, bots, tutorial
 from games.engines.lizzy_ghosties.engine import ENGINE, LizzyGhosties
 from games.engines.spec import GameSpec, LiveClock
 
 # The seed names no clock: 2 minutes a turn (a turn has several decisions) and 5 reserve minutes (ALL-1).
-SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 5, 60), bots.BOTS)
+SPEC = GameSpec(ENGINE, board.present, LiveClock(120, 5, 60), bots.BOTS, tutorial.TUTORIAL)
 
 __all__ = ["ENGINE", "SPEC", "LizzyGhosties"]

@@ -37,11 +37,11 @@ Points the seed and the rulings leave open, settled as a real table would:
     are out and the other player goes first.
 """
 
-from games.engines.solitaire_chess import board, bots
+from games.engines.solitaire_chess import board, bots, tutorial
 from games.engines.solitaire_chess.engine import ENGINE, SolitaireChess
 from games.engines.spec import GameSpec, LiveClock
 
 # The seed's tournament clock: 1 minute a turn, 5 reserve periods of 1 minute (ALL-1).
-SPEC = GameSpec(ENGINE, board.present, LiveClock(60, 5, 60), bots.BOTS)
+SPEC = GameSpec(ENGINE, board.present, LiveClock(60, 5, 60), bots.BOTS, tutorial.TUTORIAL)
 
 __all__ = ["ENGINE", "SPEC", "SolitaireChess"]
