@@ -30,7 +30,7 @@ def learn_index(request: HttpRequest) -> HttpResponse:
 
 
 def _learner(request: HttpRequest) -> str:
-    return request.user.get_username() if request.user.is_authenticated else _("You")
+    return request.user.get_username() if request.user.is_authenticated else _("Guest")
 
 
 def _render(request: HttpRequest, page: TutorialPage, status: int = 200) -> HttpResponse:

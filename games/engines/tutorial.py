@@ -46,6 +46,7 @@ class Tutorial:
     lessons: tuple[Lesson, ...]
     goal: Msg  # the game's goal, said again at the end
     minutes: int  # about how long a newcomer takes
+    picture: int = 0  # the step whose position the rules page draws
 
     @property
     def steps(self) -> list[tuple[Lesson, int, Step]]:

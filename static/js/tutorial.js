@@ -9,11 +9,9 @@ function pointOut() {
   if (!board || !board.classList.contains("tutorial")) return;
   const taught = board.dataset.taught;
   const looks = (board.dataset.look || "").split(" ").filter(Boolean);
-  const button = taught && [...board.querySelectorAll(".move-form button[name=move]")].find((b) => b.value === taught);
-  if (button) {
-    button.classList.add("tutorial-look");
-    return;
-  }
+  const buttons = [...board.querySelectorAll(".move-form button[name=move]")].filter((b) => taught && b.value === taught);
+  buttons.forEach((b) => b.classList.add("tutorial-look"));
+  if (buttons.length) return;
   const links = [...board.querySelectorAll(".move-form a[href*='select=']")];
   const here = board.dataset.select || "";
   const next = looks.slice(looks.indexOf(here) + 1).find((look) => links.some((a) => selectionOf(a) === look));

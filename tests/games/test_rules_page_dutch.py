@@ -12,6 +12,7 @@ from django.utils import translation
 
 from games import views
 from games.engines.registry import GAMES
+from games.pictures import board_picture
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +107,8 @@ def test_dutch_page_has_the_english_pictures_and_rulings(client, locale_middlewa
 
 
 def test_flower_field_picture_is_labelled_in_dutch(client, locale_middleware):
-    svg = re.search(r"<svg.*?</svg>", article(get_page(client, "doubting-flower-field", "nl")), re.DOTALL).group(0)
+    svgs = re.findall(r"<svg.*?</svg>", article(get_page(client, "doubting-flower-field", "nl")), re.DOTALL)
+    svg = next(svg for svg in svgs if "<title" in svg)  # the drawing of two fields, not the board's symbols
     assert "Twee gelijke bloemvelden" in re.search(r"<title[^>]*>(.*?)</title>", svg).group(1)
     assert "veld A" in re.search(r"<desc[^>]*>(.*?)</desc>", svg, re.DOTALL).group(1)
 
@@ -118,7 +120,8 @@ def test_english_page_is_unchanged_for_english(client, locale_middleware, slug):
         page = response.content.decode()
         assert "how to play" in page and "zo speel je het" not in page
         with translation.override("en"):
-            expected = render_to_string(f"games/rules/{slug}.html", {"game_name": GAMES[slug], "slug": slug})
+            context = {"game_name": GAMES[slug], "slug": slug, "picture": board_picture(slug)}
+            expected = render_to_string(f"games/rules/{slug}.html", context)
         assert article(page) == article(expected)
 
 

@@ -42,3 +42,15 @@ def test_a_visitor_finishes_the_tutorial_by_clicks_alone(browser, live_server, s
     assert serious_violations(page) == [], (slug, "end", locale)
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-GB", 1280), ("nl-NL", 390)])
+def test_the_rules_pages_with_their_pictures_are_axe_clean_and_fit(browser, live_server, locale, width):
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    page = context.new_page()
+    for slug in SPECS:
+        page.goto(live_server.url + f"/games/{slug}/rules/")
+        assert page.locator(".rules-picture .rules-board").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, slug
+        assert serious_violations(page) == [], (slug, locale)
+    context.close()

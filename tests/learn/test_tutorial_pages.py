@@ -112,3 +112,23 @@ def test_htmx_gets_the_board_fragment_with_the_selection(client):
     response = client.get("/learn/solitaire-chess/?select=a3", HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html and 'id="board"' in html
+
+
+@pytest.mark.parametrize("slug", list(SPECS))
+@pytest.mark.parametrize(("language", "minute"), [("en", "The game in one minute"), ("nl", "Het spel in één minuut")])
+def test_the_rules_page_starts_with_the_game_in_one_minute_and_its_real_board(client, slug, language, minute):
+    response = client.get(f"/games/{slug}/rules/", HTTP_ACCEPT_LANGUAGE=language)
+    html = response.content.decode()
+    assert response.status_code == 200 and minute in html
+    picture = html[html.index('class="rules-picture"') : html.index("</figure>")]
+    # The board's own template drew it: the game's stylesheet and the board's markup, no controls.
+    assert f"css/games/{slug}" in html and f"game-{slug}" in picture
+    assert 'name="move"' not in picture
+    assert html.count(f'href="/learn/{slug}/"') >= 2  # learn by playing, at the top and at the end
+
+
+def test_the_home_page_games_list_and_the_header_offer_the_tutorials(client):
+    assert "/learn/solitaire-chess/" in client.get("/").content.decode()
+    games = client.get("/games/").content.decode()
+    assert all(f"/learn/{slug}/" in games for slug in SPECS)
+    assert 'href="/learn/"' in client.get("/games/solitaire-chess/rules/").content.decode()

@@ -121,6 +121,7 @@ ROUND = (
 )
 
 TUTORIAL = Tutorial(
+    picture=3,
     players=2,
     seat=0,
     minutes=4,

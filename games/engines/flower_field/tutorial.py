@@ -144,6 +144,7 @@ GAME = (
 )
 
 TUTORIAL = Tutorial(
+    picture=4,
     players=2,
     seat=0,
     minutes=5,

@@ -108,6 +108,7 @@ def steal(seat: int, part: str) -> dict:
 SKIP = {"type": "skip"}
 
 TUTORIAL = Tutorial(
+    picture=1,
     players=3,
     seat=0,
     minutes=5,

@@ -45,6 +45,7 @@ DEATH = {"ruleset": "death", "advantage": "0"}
 FINAL = {"ruleset": "final", "advantage": "0"}
 
 TUTORIAL = Tutorial(
+    picture=5,
     players=2,
     seat=0,
     minutes=4,
