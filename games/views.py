@@ -21,10 +21,11 @@ from games import actions
 from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
+from games.hints import hint_for
 from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
 from games.pictures import board_picture
 from games.presence import mark_watching
-from games.presenters import history_page, player_view
+from games.presenters import board_context, history_page, player_view
 from games.reads import held_seat, note_text
 
 
@@ -185,10 +186,15 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
     """The board templates' whole context: the viewer's PlayerView and nothing else of the match."""
     select = request.GET.get("select", "")[:64]  # a selection the board builds up (cells, a piece)
     pv = player_view(match, request.user, {"select": select})
+    hint = hint_for(match, list(match.seats.all()), pv, asked=request.GET.get("hint") == "1")
+    if hint.select and not select:  # the suggested move's button shows once its piece is picked
+        select = hint.select
+        pv.board = board_context(match.game, pv, {"select": select})
     spec = get_spec(match.game)
     live = is_live(match.turn_seconds)
     return {
         "pv": pv,
+        "hint": hint,
         "error": error,
         "select": select,
         "poll_seconds": LIVE_POLL_SECONDS if live else settings.DIZZY_POLL_SECONDS,

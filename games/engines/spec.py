@@ -73,6 +73,11 @@ class GameSpec:
     # engine, so that the engine never imports its bots and the bots import the engine at the top.
     bots: Mapping[str, Bot]
     tutorial: Tutorial | None = None  # the game taught on its board (games/engines/tutorial.py)
+    # Hints in practice matches (games/hints.py): the bot level that suggests a move, from the asking
+    # player's own view, and the move in words. Only for a game of open information, where the
+    # suggestion cannot know more than the player sees.
+    hint_bot: str = ""
+    move_words: Callable[[View, Move], Any] | None = None
 
     @property
     def slug(self) -> str:

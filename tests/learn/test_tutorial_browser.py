@@ -18,9 +18,9 @@ def _play_step(page, at: int, step) -> None:
         page.click("#board .tutorial-step button[type=submit]")
     else:
         for code in step.look:
-            page.click("#board .tutorial-look")
+            page.click("#board .pointed-out")
             page.wait_for_selector(f'#board[data-select="{code}"]')
-        page.click("#board button.tutorial-look")
+        page.click("#board button.pointed-out")
     page.wait_for_selector(f'#board progress[value="{at + 1}"]')
 
 

@@ -42,6 +42,14 @@ from games.engines.solitaire_chess.engine import ENGINE, SolitaireChess
 from games.engines.spec import GameSpec, LiveClock
 
 # The seed's tournament clock: 1 minute a turn, 5 reserve periods of 1 minute (ALL-1).
-SPEC = GameSpec(ENGINE, board.present, LiveClock(60, 5, 60), bots.BOTS, tutorial.TUTORIAL)
+SPEC = GameSpec(
+    ENGINE,
+    board.present,
+    LiveClock(60, 5, 60),
+    bots.BOTS,
+    tutorial.TUTORIAL,
+    hint_bot="normal",
+    move_words=board.move_words,
+)
 
 __all__ = ["ENGINE", "SPEC", "SolitaireChess"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.solitaire_chess.phrases import RANK_WORDS
+from games.engines.solitaire_chess.phrases import RANK_WORDS, the_card
 from games.engines.spec import BoardInput, MoveChoice, legal_json, move_json
 from games.engines.words import Msg, _, ngettext
 
@@ -216,3 +216,24 @@ def _player(p: dict[str, Any], names: list[str]) -> Player:
         to_place=p["pieces_to_place"],
         out_words=OUT_WORDS.get(p["out_reason"] or "", ""),
     )
+
+
+def move_words(view: dict[str, Any], move: dict[str, Any]) -> Msg:
+    """A move in a sentence, for a hint: what it does on this board."""
+    kind = move["type"]
+    if kind == "order":
+        return _("go first") if move["first"] else _("go second")
+    if kind == "place":
+        return _("place a piece on {square}", square=move["to"])
+    target = view["cards"].get(move["to"])
+    piece = view["pieces"].get(move["to"])
+    gain = _("capture the piece there") if piece is not None else the_card(target) if target else ""
+    if kind == "swap":
+        return _(
+            "remove your piece on {removed}, then move from {start} to {end}: {gain}",
+            removed=move["remove"],
+            start=move["from"],
+            end=move["to"],
+            gain=gain,
+        )
+    return _("move from {start} to {end}: {gain}", start=move["from"], end=move["to"], gain=gain)
