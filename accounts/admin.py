@@ -16,5 +16,6 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
         (_("Player"), {"fields": ("display_name", "time_zone", "vacation_started", "email_preferences", "is_bot")}),
         (_("Moderation"), {"fields": ("banned", "suspended_until")}),
+        (_("Closed account"), {"fields": ("closed_at", "erased_at")}),
     )
-    readonly_fields = ["banned", "suspended_until", "vacation_started"]
+    readonly_fields = ["banned", "suspended_until", "vacation_started", "erased_at"]

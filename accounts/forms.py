@@ -17,3 +17,12 @@ class ProfileForm(forms.ModelForm):
             "turn_sound": _("Play a short sound when it becomes my turn in a live match"),
         }
         help_texts = {"display_name": _("Shown to other players instead of your username.")}
+
+
+class CloseAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To be sure it is you who closes the account."),
+    )

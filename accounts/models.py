@@ -5,7 +5,13 @@ import zoneinfo
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Upper
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+
+def erased_username(user_id: int | None) -> str:
+    """An erased account's username: unique, and naming nobody."""
+    return f"deleted-player-{user_id}"
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -48,6 +54,11 @@ class User(AbstractUser):
         verbose_name=_("Language"),
     )
 
+    # Closed by its player (accounts.actions.do_close_account): signed out, inactive; the personal
+    # data is erased ERASE_AFTER_DAYS later (accounts.tasks.erase_closed_accounts), which sets erased_at.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
+
     class Meta(AbstractUser.Meta):
         indexes = [
             # The admin's match search finds players by their whole username or email in any case
@@ -60,11 +71,40 @@ class User(AbstractUser):
                 condition=models.Q(vacation_started__isnull=False),
                 name="user_on_vacation",
             ),
+            # The daily erasure sweep reads only the closed accounts not yet erased.
+            models.Index(
+                fields=["closed_at"],
+                condition=models.Q(closed_at__isnull=False, erased_at__isnull=True),
+                name="user_closed_to_erase",
+            ),
         ]
 
     @property
     def public_name(self) -> str:
+        if not self.display_name and self.username == erased_username(self.pk):  # no deferred field read
+            return gettext("deleted player %(number)s") % {"number": self.pk}
         return f"{self.display_name or self.username}{' 🤖' if self.is_bot else ''}"
 
     def has_verified_email(self) -> bool:
         return self.emailaddress_set.filter(verified=True).exists()
+
+
+class DataExport(models.Model):
+    """A copy of a player's data, asked for on the settings page and built by a task
+    (accounts.tasks.export_user_data): one JSON document, downloaded through a link that only its
+    player, signed in, can follow until `expires`."""
+
+    KEEP_DAYS = 7
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports")
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    ready_at = models.DateTimeField(null=True, blank=True)  # None: the task has not built it yet
+    expires = models.DateTimeField(null=True, blank=True)
+    archive = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"data export {self.pk} of user {self.user_id}"

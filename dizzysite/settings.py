@@ -270,6 +270,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     "resend-waiting-pushes": {"task": "push.tasks.resend_waiting_pushes", "schedule": 300.0},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": 60.0},
     "archive-ended-matches": {"task": "games.tasks.archive_ended_matches", "schedule": 600.0},
+    "erase-closed-accounts": {"task": "accounts.tasks.erase_closed_accounts", "schedule": 3600.0},
 }
 # An ended match's moves go into one row (games.tasks.archive_ended_matches) this long
 # after its end, this many matches a sweep.

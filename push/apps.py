@@ -12,3 +12,7 @@ class PushConfig(AppConfig):
         register_channel(
             queue_pushes, many=queue_pushes_many
         )  # every notification row: one push per device that wants it
+        from accounts.parts import register_account_part
+        from push.account_parts import export_devices, remove_devices
+
+        register_account_part("push_devices", export=export_devices, close=remove_devices)  # closing removes them

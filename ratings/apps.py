@@ -15,3 +15,7 @@ class RatingsConfig(AppConfig):
         subscribe(MatchFinished, rate_on_finish, during=True)  # rated in the transaction that ends it
         subscribe(MatchFinished, count_on_finish, during=True)  # the players' records, in the same transaction
         add_view_part(rating_part)  # a finished match's board shows its rating changes
+        from accounts.parts import register_account_part
+        from ratings.account_parts import export_ratings
+
+        register_account_part("rating_history", export=export_ratings)  # kept after the erasure, as they are

@@ -18,3 +18,8 @@ class TournamentsConfig(AppConfig):
         add_profile_part(profile_context)  # a player's profile lists their tournaments and titles
         if do_forfeit_banned not in ban_hooks:
             ban_hooks.append(do_forfeit_banned)  # ruling TRN-8: a ban forfeits the running tournament matches
+        from accounts.parts import register_account_part
+        from tournaments.account_parts import export_entries, leave_tournaments
+
+        # closing the account leaves the tournaments not over (withdrawing from a running one)
+        register_account_part("tournament_entries", export=export_entries, close=leave_tournaments)
