@@ -25,6 +25,7 @@ from django.core import mail as django_mail
 from django.test import Client
 from django.utils import translation
 
+from accounts.actions import build_archive
 from games import actions
 from games.actions import SeatSpec
 from games.engines.registry import available_engines
@@ -104,7 +105,16 @@ class Audit:
             *api_surfaces(c, self.match.pk),  # every API response and the calendar feed
             *self.inbox(c),
             *live_surfaces(c, self.match.pk),  # what the live streams send at once
+            *self.data_copy(viewer),
         ]
+
+    def data_copy(self, viewer) -> list[str]:
+        """A seated player's copy of their own data (the archive a download holds)."""
+        if not isinstance(viewer, int):
+            return []
+        archive = build_archive(self.users[viewer])
+        del archive["api_tokens"]  # the audit's own, one more after each rendering of the API
+        return [json.dumps(archive, sort_keys=True, default=str)]
 
     def inbox(self, c: Client) -> list[str]:
         """The inbox page and its bell. Opening the inbox marks its rows read, so each rendering
@@ -291,10 +301,13 @@ def test_private_notes_reach_their_writer_alone(slug, make_user):
     def check(when: str, extra: list[str]) -> None:
         for viewer in [*range(len(users)), "spectator", "anonymous"]:
             seat = viewer if isinstance(viewer, int) else None
-            pages = audit.surfaces(viewer) + (audit.emails(seat) if seat is not None else [])
+            surfaces = audit.surfaces(viewer)
+            # The writer's own notes are on their board page and in the copy of their own data (the last surface).
+            own = {0, len(surfaces) - 1} if seat is not None else set()
+            pages = surfaces + (audit.emails(seat) if seat is not None else [])
             for number, page in enumerate(pages + extra):
                 for writer, mark in marks.items():
-                    if number == 0 and writer == seat:
+                    if number in own and writer == seat:
                         assert mark in page, f"{when}: seat {writer} does not see their own notes"
                     else:
                         assert mark not in page, f"{when}: seat {writer}'s notes reach {viewer} (surface {number})"
