@@ -1,5 +1,9 @@
 """The live streams: Server-Sent Events from async views, served by the ASGI application.
 
+    GET /live/?boards=12:5,13:7   the one stream of a browser: its user's events (as /live/me/) and
+                            "revision" events ({"match": 12, "revision": 6}) of the boards its tabs
+                            show, each with the revision it has; every tab shares it (static/js/
+                            live-worker.js), so a browser holds one connection however many tabs
     GET /live/match/<id>/   "revision" events (id: N, data: {"revision": N}) for a board
     GET /live/me/           the signed-in user's "turns" ({"count": n}), "bell" ({"unread": n}) and
                             "lobby" ({}) events
@@ -315,20 +319,108 @@ async def me_events(stream: Stream) -> AsyncIterator[str]:
     subscription = await subscribe([user_channel(stream.user_id), LOBBY_CHANNEL])
     try:
         sent: dict[str, int] = {}
-        for kind, name in COUNT_NAMES.items():  # the current counts first: what a reconnect missed
-            sent[kind] = await count_of(kind, stream.user_id)
-            yield sse(kind, {name: sent[kind]})
+        async for event in current_counts(stream, sent):
+            yield event
         async for item in messages(stream, subscription):
             if isinstance(item, str):
                 yield item
             elif item.channel == LOBBY_CHANNEL:
                 yield sse("lobby", {})
             else:
-                for kind in COUNT_NAMES if item.kind == RESYNC else [item.kind]:
-                    if kind in COUNT_NAMES:
-                        count = await count_of(kind, stream.user_id)
-                        if count != sent[kind]:
-                            sent[kind] = count
-                            yield sse(kind, {COUNT_NAMES[kind]: count})
+                async for event in changed_counts(stream, item, sent):
+                    yield event
     finally:
         subscription.close()
+
+
+async def current_counts(stream: Stream, sent: dict[str, int]) -> AsyncIterator[str]:
+    """The user's counts as they are now: what a reconnect missed."""
+    for kind, name in COUNT_NAMES.items():
+        sent[kind] = await count_of(kind, stream.user_id)
+        yield sse(kind, {name: sent[kind]})
+
+
+async def changed_counts(stream: Stream, message: Message, sent: dict[str, int]) -> AsyncIterator[str]:
+    """The counts a user message may have changed, each sent only when it did."""
+    for kind in COUNT_NAMES if message.kind == RESYNC else [message.kind]:
+        if kind in COUNT_NAMES:
+            count = await count_of(kind, stream.user_id)
+            if count != sent[kind]:
+                sent[kind] = count
+                yield sse(kind, {COUNT_NAMES[kind]: count})
+
+
+MAX_BOARDS = 16  # boards one browser stream follows (a tab shows one)
+
+
+def watched_boards(raw: str) -> dict[int, int | None]:
+    """?boards=12:5,13:7 -> {12: 5, 13: 7}: each board and the revision the browser has (None: none
+    yet). Malformed parts are left out; at most MAX_BOARDS."""
+    boards: dict[int, int | None] = {}
+    for part in raw.split(",")[:MAX_BOARDS]:
+        match_id, _, seen = part.partition(":")
+        if match_id.isdigit() and len(match_id) < 10:
+            boards[int(match_id)] = int(seen) if seen.isdigit() and len(seen) < 10 else None
+    return boards
+
+
+def revisions_of(match_ids: list[int]) -> dict[int, int]:
+    from games.models import Match
+
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "revision"))
+
+
+def mark_watching_all(match_ids: list[int], user_id: int) -> None:
+    for match_id in match_ids:
+        mark_watching(match_id, user_id)
+
+
+@require_GET
+async def browser_stream(request: HttpRequest) -> HttpResponse:
+    """A browser's one stream: the user's events and its boards' revisions (see the module's top)."""
+    boards = watched_boards(request.GET.get("boards", ""))
+    user, stream, refused = await open_stream(request)
+    if stream is None:
+        return refused
+    return EventStreamResponse(stream, browser_events(stream, boards))
+
+
+async def browser_events(stream: Stream, boards: dict[int, int | None]) -> AsyncIterator[str]:
+    channels = {match_channel(match_id): match_id for match_id in boards}
+    subscription = await subscribe([user_channel(stream.user_id), LOBBY_CHANNEL, *channels])
+    try:
+        # Subscribed first, then read: a move between the two is in the queue, not lost.
+        revisions = await db(revisions_of, list(boards))
+        seen = {match_id: boards[match_id] for match_id in revisions}  # boards that exist
+        await db(mark_watching_all, list(seen), stream.user_id)
+        sent: dict[str, int] = {}
+        async for event in current_counts(stream, sent):
+            yield event
+        for match_id, current in revisions.items():
+            async for event in newer_revision(seen, match_id, current):
+                yield event
+        async for item in messages(stream, subscription):
+            if isinstance(item, str):
+                if item != CLOSE_EVENT:  # the player is still at these boards (see match_events)
+                    await db(mark_watching_all, list(seen), stream.user_id)
+                yield item
+            elif item.channel == LOBBY_CHANNEL:
+                yield sse("lobby", {})
+            elif item.channel in channels and channels[item.channel] in seen:
+                match_id = channels[item.channel]
+                revision = item.data.get("revision") if item.kind == REVISION else await read_revision(match_id)
+                async for event in newer_revision(seen, match_id, revision):
+                    yield event
+            elif item.channel == user_channel(stream.user_id):
+                async for event in changed_counts(stream, item, sent):
+                    yield event
+    finally:
+        subscription.close()
+
+
+async def newer_revision(seen: dict[int, int | None], match_id: int, revision: Any) -> AsyncIterator[str]:
+    """A board's revision event, when it is newer than what the browser has."""
+    known = seen.get(match_id)
+    if isinstance(revision, int) and (known is None or revision > known):
+        seen[match_id] = revision
+        yield sse(REVISION, {"match": match_id, "revision": revision})

@@ -81,6 +81,10 @@ def live_surfaces(client: Client, match_id: int) -> list[str]:
     async def read() -> list[str]:
         live = AsyncClient()
         live.cookies = client.cookies
-        return [await _read(live, f"/live/match/{match_id}/", 1), await _read(live, "/live/me/", 2)]
+        return [
+            await _read(live, f"/live/match/{match_id}/", 1),
+            await _read(live, "/live/me/", 2),
+            await _read(live, f"/live/?boards={match_id}", 3),  # a browser's one stream: counts, then the board
+        ]
 
     return async_to_sync(read)()

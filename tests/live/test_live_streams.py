@@ -299,3 +299,42 @@ def test_an_open_board_stream_marks_its_player_as_at_the_board_and_keeps_the_mar
         await reader.close()
 
     run(check())
+
+
+@pytest.mark.django_db
+def test_one_browser_stream_carries_the_users_counts_and_every_board_it_shows(alice, bob, carol):
+    first = start_match(alice, [bob])
+    second = start_match(alice, [carol])
+    other = start_match(bob, [carol])  # not shown in this browser
+
+    async def check() -> None:
+        client = await signed_in(alice)
+        boards = f"{first.pk}:{first.revision - 1},{second.pk}:{second.revision},junk,:4,{first.pk + 9999}:1"
+        reader = Reader(await client.get(f"/live/?boards={boards}"))
+        assert (await reader.next_event())["event"] == "turns"
+        assert (await reader.next_event())["event"] == "bell"
+        # The board the browser has an older revision of hears the current one; the other nothing yet.
+        assert await reader.next_event() == {
+            "event": "revision",
+            "id": None,
+            "data": {"match": first.pk, "revision": first.revision},
+        }
+        publish_match(other.pk, other.revision + 1)  # another match: not this browser's
+        publish_match(second.pk, second.revision)  # not newer than what the browser has
+        publish_match(second.pk, second.revision + 1)
+        assert (await reader.next_event())["data"] == {"match": second.pk, "revision": second.revision + 1}
+        publish_lobby()
+        assert (await reader.next_event())["event"] == "lobby"
+        reader.pump.cancel()
+
+    run(check())
+
+
+@pytest.mark.django_db
+def test_the_browser_stream_is_refused_as_the_others(alice, client_for):
+    async def check() -> None:
+        assert (await AsyncClient().get("/live/?boards=1:1")).status_code == 403
+        assert (await (await signed_in(alice)).post("/live/")).status_code == 405
+
+    run(check())
+    assert client_for(alice).get("/live/").status_code == 204  # WSGI: the page polls

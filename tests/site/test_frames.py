@@ -40,7 +40,7 @@ def test_both_frames_draw_the_same_header_and_footer_for_a_member(language, alic
     jinja_page = client.get("/players/bob/", HTTP_ACCEPT_LANGUAGE=language)
     assert django_page.status_code == jinja_page.status_code == 200
     django_parts, jinja_parts = frame_parts(django_page.content.decode()), frame_parts(jinja_page.content.decode())
-    assert "Dizzysite" in django_parts["header"] and 'data-live-me="/live/me/"' in django_parts["body"]
+    assert "Dizzysite" in django_parts["header"] and 'data-live="/live/"' in django_parts["body"]
     assert django_parts == jinja_parts
 
 
