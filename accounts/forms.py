@@ -1,3 +1,4 @@
+from allauth.mfa.webauthn.forms import AddWebAuthnForm, EditWebAuthnForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -26,3 +27,20 @@ class CloseAccountForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
         help_text=_("To be sure it is you who closes the account."),
     )
+
+
+class AddPasskeyForm(AddWebAuthnForm):
+    """allauth's form that adds a passkey, with a label for its name field (allauth gives none, so
+    the field showed "Name" on a Dutch page too)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = _("Name")
+
+
+class RenamePasskeyForm(EditWebAuthnForm):
+    """allauth's form that renames a passkey, its name field labelled like AddPasskeyForm's."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = _("Name")

@@ -169,8 +169,13 @@ ACCOUNT_RATE_LIMITS = {
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_ADAPTER = "notifications.adapter.AccountAdapter"  # allauth's emails go out like ours
-# Two-factor sign-in (allauth.mfa): time-based codes from an authenticator app, with recovery codes.
-MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+# Two-factor sign-in (allauth.mfa): time-based codes from an authenticator app, recovery codes, and
+# passkeys (WebAuthn), which also sign in on their own from the login page. WebAuthn checks that the
+# page's origin is https; only a development or test server on http://localhost is let off.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+MFA_FORMS = {"add_webauthn": "accounts.forms.AddPasskeyForm", "edit_webauthn": "accounts.forms.RenamePasskeyForm"}
 MFA_TOTP_ISSUER = "Dizzysite"
 USERSESSIONS_TRACK_ACTIVITY = False  # no write at every page view: a session is recorded when it signs in
 LOGIN_REDIRECT_URL = "/"

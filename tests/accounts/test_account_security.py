@@ -98,3 +98,19 @@ def test_the_privacy_page_is_for_everyone_and_linked_from_every_page(language, t
     assert f"<h1>{title}</h1>" in page and ("GDPR" in page or "AVG" in page)
     for path in ("/", "/accounts/signup/", "/games/"):
         assert 'href="/privacy/"' in client.get(path).content.decode(), path
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", 'What we keep about you, and why, is on the <a href="/privacy/">privacy page</a>.'),
+        ("nl", 'Wat we over je bewaren, en waarom, lees je op de <a href="/privacy/">privacypagina</a>.'),
+    ],
+)
+def test_the_sign_up_form_links_the_privacy_page(language, sentence):
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/accounts/signup/")
+    assert page.status_code == 200
+    main = page.content.decode().partition('<main id="main"')[2].partition("</main>")[0]
+    form_end = main.index("</form>")
+    assert sentence in main and main.index(sentence) > form_end  # under the form, not only in the footer
+    assert 'name="password1"' in main and 'action="/accounts/signup/"' in main
