@@ -48,6 +48,7 @@ from games.models import Match, Seat
 from live import broadcast, limits
 from live.db import db, outside_the_request, release_connection
 from live.hooks import session_tag
+from live.stopping import STOPPING, end_streams_on_stop
 
 log = logging.getLogger(__name__)
 router = Router(tags=["streams"])
@@ -243,6 +244,8 @@ def encoded(item: dict[str, Any]) -> bytes:
 
 async def heard(stream: Stream, message: broadcast.Message) -> list[dict] | None:
     """The lines one message makes; None ends the stream."""
+    if message.kind == STOPPING:  # the server is stopping: end, and let the client reconnect
+        return None
     if message.kind == BEAT:
         if stream.ended:
             return None
@@ -290,6 +293,7 @@ async def body(stream: Stream, first: Callable[[Stream], Awaitable[list[dict]]])
     then what it hears, until it ends or the client goes away (the ASGI handler then cancels this
     generator; the subscription ends with it)."""
     await sync_to_async(release_connection)()
+    end_streams_on_stop()
     registry = streams()
     registry.add(stream)
     try:

@@ -51,6 +51,7 @@ from live.broadcast import (
 )
 from live.db import arelease_connection, db, outside_the_request
 from live.hooks import session_tag
+from live.stopping import STOPPING, end_streams_on_stop
 
 log = logging.getLogger(__name__)
 RETRY_MS = 3000  # how long a browser waits before it reconnects
@@ -212,6 +213,7 @@ async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpRes
     except Exception:  # Redis away: the page keeps polling, as without JavaScript
         log.warning("live: cannot open a stream", exc_info=True)
         return user, None, HttpResponse("Live updates are down.", status=503, content_type="text/plain")
+    end_streams_on_stop()
     if token is None:
         refused = HttpResponse("Too many open live streams.", status=429, content_type="text/plain")
         refused["Retry-After"] = str(settings.LIVE_HEARTBEAT_SECONDS)
@@ -282,6 +284,8 @@ async def messages(stream: Stream, subscription: Subscription) -> AsyncIterator[
                 return
         elif stream.closes(message):
             yield CLOSE_EVENT
+            return
+        elif message.kind == STOPPING:  # the server is stopping: end, and let the browser reconnect
             return
         else:
             yield message

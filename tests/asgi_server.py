@@ -24,7 +24,9 @@ def database_url() -> str:
     return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def start_server(extra_env: dict[str, str], heartbeat_s: int) -> tuple[subprocess.Popen, int, Path]:
+def start_server(
+    extra_env: dict[str, str], heartbeat_s: int, graceful_s: int = 1
+) -> tuple[subprocess.Popen, int, Path]:
     folder = Path(tempfile.mkdtemp(prefix="dizzy-live-"))
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "DJANGO_", "DATABASE_", "LIVE_"))}
@@ -43,7 +45,7 @@ def start_server(extra_env: dict[str, str], heartbeat_s: int) -> tuple[subproces
     log = folder / "uvicorn.log"
     command = [sys.executable, "-m", "uvicorn", "dizzysite.asgi:application", "--host", "127.0.0.1"]
     process = subprocess.Popen(
-        [*command, "--port", str(port), "--timeout-graceful-shutdown", "1"],
+        [*command, "--port", str(port), "--timeout-graceful-shutdown", str(graceful_s)],
         cwd=ROOT,
         env=env,
         stdout=log.open("w"),

@@ -230,3 +230,33 @@ def test_open_streams_hold_no_database_connection_each(transactional_db, redis_c
         for reader in readers:
             reader.close()
         stop_server(process, folder)
+
+
+def test_a_stopping_server_ends_its_open_streams_at_once(transactional_db, redis_channels, alice, bob):
+    """SIGTERM (a deploy): the server's open streams end at once, without a "close" event (which
+    would stop the browser from reconnecting), so the process is gone long before its graceful
+    timeout of 20 s, and the browsers reconnect to the processes that stay."""
+    import os
+    import signal
+
+    process, port, folder = start_server(redis_channels, heartbeat_s=10, graceful_s=20)
+    try:
+        match = start_match(alice, [bob])
+        readers = [
+            StreamReader(port, f"/live/?boards={match.pk}", bob),
+            StreamReader(port, f"/live/match/{match.pk}/", alice),
+            StreamReader(port, "/live/me/", alice),
+        ]
+        for reader in readers:
+            assert reader.next() is not None  # open, and talking
+        stopped_at = time.monotonic()
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(10)
+        assert time.monotonic() - stopped_at < 3
+        for reader in readers:
+            events = []
+            while (event := reader.next()) is not None:
+                events.append(event["event"])
+            assert "close" not in events
+    finally:
+        stop_server(process, folder)
