@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "allauth.usersessions.middleware.UserSessionsMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "dizzysite.overload.OverloadMiddleware",  # a database or Redis out of reach: 503, never a 500
 ]
 
 ROOT_URLCONF = "dizzysite.urls"
