@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
-from django.utils import dateformat, timezone, translation
+from django.utils import dateformat, formats, timezone, translation
 from jinja2 import Environment
 
 from dizzysite.addresses import id_parts
@@ -54,10 +54,11 @@ def url(name: str, *args) -> str:
 
 
 def date(value: datetime | None, format_string: str) -> str:
-    """Django's `date` filter: the time in the viewer's zone (UserTimezoneMiddleware activates it)."""
+    """Django's `date` filter: the time in the viewer's zone (UserTimezoneMiddleware activates it), in a
+    format spelled out or named ("SHORT_DATETIME_FORMAT": the reader's language's, dizzysite/formats/)."""
     if value is None:
         return ""
-    return dateformat.format(timezone.localtime(value), format_string)
+    return dateformat.format(timezone.localtime(value), formats.get_format(format_string))
 
 
 def environment(**options) -> Environment:

@@ -193,6 +193,7 @@ LOCALE_PATHS = [
     BASE_DIR / "games" / "engines" / "locale",
     *sorted((BASE_DIR / "games" / "engines").glob("*/locale")),
 ]
+FORMAT_MODULE_PATH = ["dizzysite.formats"]  # the site's one date style, per language
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"

@@ -8,7 +8,7 @@ import zoneinfo
 
 from django.core import signing
 from django.urls import reverse
-from django.utils import dateformat, timezone, translation
+from django.utils import dateformat, formats, timezone, translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from notifications.context import email_context
@@ -186,4 +186,4 @@ def _in_zone(moment, zone_name: str) -> str:
         zone = zoneinfo.ZoneInfo(zone_name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone = zoneinfo.ZoneInfo("UTC")
-    return dateformat.format(timezone.localtime(moment, zone), "D j M, H:i T")
+    return dateformat.format(timezone.localtime(moment, zone), formats.get_format("SHORT_DATETIME_FORMAT"))

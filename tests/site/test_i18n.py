@@ -420,3 +420,15 @@ def test_the_engines_shared_move_checks_speak_dutch(game):
             engine.check_move_fields(move)
         with translation.override("nl"):
             assert tr(refused.value.args[0]) == dutch
+
+
+@pytest.mark.django_db
+def test_the_boards_deadline_is_written_in_the_sites_one_date_style_per_language(alice, bob):
+    match = start_match(alice, [bob])
+    seat = user_to_act(match)
+    for language, month in (("en", " Nov, "), ("nl", " nov, ")):
+        reader = Client(HTTP_ACCEPT_LANGUAGE=language)
+        reader.force_login(seat.user)
+        page = reader.get(f"/matches/{match.pk}/").content.decode()
+        until = re.search(r"\((?:until|tot) ([^)]*)\)", page).group(1)
+        assert month in until and until.endswith("UTC"), until

@@ -280,3 +280,14 @@ def test_the_players_of_a_table_are_listed_with_no_space_before_the_comma(alice,
     pairings = page[page.index('<table class="pairings">') : page.index("</table>", page.index('class="pairings"'))]
     assert "</a>, <a" in pairings
     assert re.search(r"\s,", pairings) is None
+
+
+def test_tournament_dates_are_written_as_the_boards_write_them_in_the_readers_language(alice, client):
+    starts = timezone.make_aware(timezone.datetime(2026, 11, 29, 19, 17), timezone.get_fixed_timezone(0))
+    tournament = open_tournament(alice, starts_at=starts + timedelta(days=365))
+    english = client.get(tournament.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Mon 29 Nov 2027, 19:17 UTC" in english and "p.m." not in english
+    dutch = Client(HTTP_ACCEPT_LANGUAGE="nl").get(tournament.get_absolute_url()).content.decode()
+    assert "ma 29 nov 2027, 19:17 UTC" in dutch and "Nov" not in dutch
+    listed = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Mon 29 Nov 2027, 19:17 UTC" in listed

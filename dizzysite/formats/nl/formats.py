@@ -1,0 +1,4 @@
+# The site's one date style in Dutch: "ma 29 nov 2026, 19:17 UTC" (Dutch writes the month small:
+# "b", where English's "M" capitalises it).
+DATETIME_FORMAT = "D j b Y, H:i T"
+SHORT_DATETIME_FORMAT = "D j b, H:i T"
