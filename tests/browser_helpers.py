@@ -19,11 +19,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-def page_as(browser, live_server, user, width: int = 1200):
-    """A page of a fresh browser context signed in as `user` (the session cookie of a test client)."""
+def page_as(browser, live_server, user, width: int = 1200, locale: str | None = None):
+    """A page of a fresh browser context signed in as `user` (the session cookie of a test client),
+    asking for `locale`'s language when given."""
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    extra = {"locale": locale} if locale else {}
+    context = browser.new_context(viewport={"width": width, "height": 900}, **extra)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
     return context.new_page()
 

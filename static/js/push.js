@@ -93,45 +93,48 @@
     });
   }
 
-  // After the player's move on a board: offer notifications once, if this browser never decided.
+  // After the player's move on a board: offer notifications once, if this browser never decided. The
+  // panel is the match page's own (jinja2_templates/games/match.html), hidden, below the board and
+  // outside its swapped fragment, so that it never pushes the board down; a finished match has none.
   function offerAfterMove(event) {
     // By the path, not the form: the board (and the form in it) is swapped out by the time this runs.
     const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
     if (!/\/matches\/\d+\/move\/$/.test(path) || !event.detail.successful) return;
+    const prompt = document.getElementById("push-prompt");
+    if (!prompt || !prompt.hidden) return;
+    const board = document.getElementById("board");
+    if (board && board.hasAttribute("data-over")) return prompt.remove(); // that move ended the match
     if (!canPush || Notification.permission !== "default") return;
-    if (!document.getElementById("inbox-bell") || localStorage.getItem(ASKED) || document.getElementById("push-prompt")) return;
-    const prompt = document.createElement("section");
-    prompt.id = "push-prompt";
-    prompt.className = "panel push-prompt";
-    prompt.setAttribute("aria-label", gettext("Notifications"));
-    // The question is announced: a live region, filled once it is in the page, since a
-    // screen reader reads a live region's changes, not a region that arrives with its words.
-    prompt.innerHTML =
-      `<p role="status" aria-live="polite" data-push-question></p>` +
-      `<p><button type="button" class="primary" data-answer="yes">${gettext("Notify me")}</button> ` +
-      `<button type="button" data-answer="no">${gettext("Not now")}</button></p><p role="status" class="muted"></p>`;
-    const main = document.getElementById("main");
-    main.insertBefore(prompt, main.firstChild);
+    if (!document.getElementById("inbox-bell") || localStorage.getItem(ASKED)) return;
+    localStorage.setItem(ASKED, "shown"); // once: not again on a later page, answered or not
+    prompt.hidden = false;
+    // The question is announced: a live region, filled once it shows, since a screen reader
+    // reads a live region's changes, not a region that arrives with its words.
     setTimeout(() => {
-      prompt.querySelector("[data-push-question]").textContent = gettext(
-        "Your move is in. Shall this device tell you when it is your turn again?",
-      );
+      prompt.querySelector("[data-push-question]").textContent = prompt.dataset.question;
     }, 100);
+  }
+
+  function setUpPrompt() {
+    const prompt = document.getElementById("push-prompt");
+    if (!prompt) return;
     prompt.addEventListener("click", async (click) => {
       const answer = click.target.dataset && click.target.dataset.answer;
       if (!answer) return;
       localStorage.setItem(ASKED, answer);
       if (answer === "no") return prompt.remove();
+      const result = prompt.querySelector("[data-push-result]");
       try {
         await subscribe();
-        prompt.querySelector("[role=status]").textContent = gettext("Done: you will be notified on this device.");
+        result.textContent = gettext("Done: you will be notified on this device.");
       } catch (error) {
-        prompt.querySelector("[role=status]").textContent = error.message;
+        result.textContent = error.message;
       }
     });
   }
 
   document.addEventListener("DOMContentLoaded", setUpSettings);
+  document.addEventListener("DOMContentLoaded", setUpPrompt);
   document.addEventListener("htmx:afterRequest", offerAfterMove);
   // Not refreshed on each board redraw: the live board's own handlers (clock.js) expect that swap
   // alone; the bell polls every 30 s and a push refreshes it at once.

@@ -131,12 +131,17 @@ def test_the_site_is_installable_and_offers_notifications_only_after_a_move(
         assert [error["errorId"] for error in errors if error["errorId"] != "in-incognito"] == []
 
         page.wait_for_selector("#inbox-bell[data-count]")
-        assert page.locator("#push-prompt").count() == 0  # never on page load
+        assert page.locator("#push-prompt").is_hidden()  # never on page load
+        board_top = page.locator("#board").bounding_box()["y"]
         version = page.locator("input[name=version]").input_value()
         assert take_one_action(page)
         page.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
         prompt = page.get_by_role("region", name="Notifications")
         prompt.wait_for()
+        # Below the board, outside its fragment: the board did not move down.
+        assert page.locator("#board").bounding_box()["y"] == board_top
+        assert page.locator("#board #push-prompt").count() == 0
+        assert prompt.bounding_box()["y"] > page.locator("#board").bounding_box()["y"]
         # The question is a live region, filled once it is in the page: screen readers announce it.
         question = prompt.get_by_role("status").filter(has_text="when it is your turn again")
         question.wait_for()
@@ -147,3 +152,30 @@ def test_the_site_is_installable_and_offers_notifications_only_after_a_move(
         assert page.evaluate("localStorage.getItem('dizzy-push-asked')") == "no"
     finally:
         keep_screenshots({"player": page}, "push-prompt")
+
+
+def test_the_notifications_prompt_shows_once_even_unanswered(browser, live_server, alice, bob):
+    match = start_match(alice, [bob])
+    player = user_to_act(match).user
+    page = page_as(browser, live_server, player)
+    try:
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.wait_for_selector("#inbox-bell[data-count]")
+        version = page.locator("input[name=version]").input_value()
+        assert take_one_action(page)
+        page.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
+        page.get_by_role("region", name="Notifications").wait_for()
+
+        match.refresh_from_db()
+        while not match.seats.get(user=player).to_act:  # the opponent moves; the player leaves the prompt be
+            play_turn(match)
+            match.refresh_from_db()
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.wait_for_selector("#inbox-bell[data-count]")
+        version = page.locator("input[name=version]").input_value()
+        assert take_one_action(page)
+        page.wait_for_function("v => document.querySelector('input[name=version]').value != v", arg=version)
+        page.wait_for_timeout(300)
+        assert page.locator("#push-prompt").is_hidden()
+    finally:
+        page.context.close()
