@@ -26,7 +26,10 @@ LOOKS = 5  # looks at each seat's board along the way, besides the first and the
 def look(pages: dict, match: Match, live_server, where: str) -> None:
     for seat, page in pages.items():
         page.goto(f"{live_server.url}/matches/{match.pk}/")
-        page.wait_for_load_state("networkidle")
+        # Every request the page makes at its load has come back (not "networkidle": the request of
+        # the live stream's shared worker never counts as finished).
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => !document.querySelector('[hx-trigger=load], .htmx-request')")
         assert page.locator("html").get_attribute("lang") == "nl"
         leftover = english_texts(page.content())
         assert leftover == {}, f"English words in seat {seat}'s browser {where}: {leftover}"
