@@ -88,5 +88,12 @@ def close_matches(user: User) -> None:
         actions.do_cancel(match.pk, user)
 
 
-def erase_notes(user: User) -> None:
+def erase_from_matches(user: User) -> None:
+    """The erasure's part in the matches: the player's notes go, and the stored words of how their
+    matches ended ("alice resigned.", kept as text for readers of any time) name them as everyone
+    will: "deleted player N". The moves and results stay, so the records still replay."""
     Note.objects.filter(user=user).delete()
+    old_name, new_name = user.public_name, f"deleted player {user.pk}"
+    ended = Match.objects.filter(seats__user=user, end_reason__contains=old_name).distinct()
+    for match in ended.only("pk", "end_reason"):
+        Match.objects.filter(pk=match.pk).update(end_reason=match.end_reason.replace(old_name, new_name))

@@ -20,7 +20,7 @@ def test_the_privacy_two_factor_and_sessions_pages_are_axe_clean_at_both_widths(
         page.fill("input[name=password]", "pw-alice")
         with page.expect_navigation():
             page.click("button[type=submit]")
-        for path in ("/privacy/", "/accounts/2fa/", "/accounts/sessions/", "/settings/"):
+        for path in ("/privacy/", "/accounts/2fa/", "/accounts/sessions/", "/settings/", "/settings/close/"):
             page.goto(live_server.url + path)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, (path, width)
             assert serious_violations(page) == [], (path, width, locale)

@@ -4,6 +4,7 @@ left; 30 days later the personal data is erased, while finished matches and rati
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -23,6 +24,7 @@ from moderation.actions import post_chat
 from moderation.models import ChatMessage
 from push.models import PushSubscription
 from ratings.models import Rating, RatingChange
+from ratings.replay import build_record, check_record
 from tests.helpers import play_first_move, start_match
 
 pytestmark = pytest.mark.django_db
@@ -118,6 +120,7 @@ def test_thirty_days_after_closing_the_personal_data_is_erased_and_the_records_s
     ratings = {r.pk: (r.mu, r.sigma, r.matches) for r in Rating.objects.all()}
     changes = RatingChange.objects.filter(match=match).count()
     assert changes == 2
+    record_before = build_record(match)  # bob's copy of the match, downloaded before
     close(signed_in(alice), "pw-alice", django_capture_on_commit_callbacks)
 
     assert erase_closed_accounts() == 0  # within the grace period nothing is erased
@@ -140,5 +143,11 @@ def test_thirty_days_after_closing_the_personal_data_is_erased_and_the_records_s
     assert list(match.moves.values_list("number", "seat", "kind", "payload")) == moves
     assert {r.pk: (r.mu, r.sigma, r.matches) for r in Rating.objects.all()} == ratings
     assert RatingChange.objects.filter(match=match).count() == changes
+    # The opponent's records still replay (as `manage.py replay FILE` checks them): the one
+    # downloaded before, and one downloaded now, with the erased name.
+    check_record(json.loads(json.dumps(record_before)))
+    record_after = json.loads(json.dumps(build_record(match)))
+    check_record(record_after)
+    assert "alice" not in json.dumps(record_after)
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     assert f"deleted player {alice.pk}" in page and "alice" not in page.lower().replace("deleted", "")
