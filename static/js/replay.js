@@ -11,3 +11,10 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
   window.location.assign(link.href);
 });
+
+// The moves list shows the move on the board: scrolled (within its own box) to the current one.
+document.addEventListener("DOMContentLoaded", () => {
+  const current = document.querySelector(".replay-history [aria-current]");
+  const list = current && current.closest(".replay-history");
+  if (list) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+});

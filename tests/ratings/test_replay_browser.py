@@ -39,3 +39,36 @@ def test_arrow_keys_step_through_a_replay(browser, live_server, alice, bob):
     nojs.goto(f"{live_server.url}/matches/{match.pk}/replay/?at=0")
     nojs.click("a[rel=next]")
     assert "Position after move 1 of 3" in nojs.inner_text("main")
+
+
+def finished_flower_field(alice, bob, moves: int):
+    """A Flower Field match of `moves` moves, then adjudicated: a board with its side panel."""
+    match = start_match(alice, [bob], "doubting-flower-field", options={"advantage": "0"})
+    engine = actions.engine_of(match)
+    for _ in range(moves):
+        seat = user_to_act(match)
+        legal = [m for m in engine.board_moves(match.state, seat.number) if m["type"] in ("order", "hide", "plant")]
+        actions.do_move(match.pk, seat.user, match.version, legal[0])
+        match.refresh_from_db()
+    actions.do_adjudicate(match.pk, [0], "test")
+    return match
+
+
+def test_a_replay_at_1280_gives_the_board_its_width_and_shows_the_move_in_its_list(browser, live_server, alice, bob):
+    match = finished_flower_field(alice, bob, 40)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/matches/{match.pk}/replay/?at=35")
+    # The board's side panel is not crushed: as wide as on the board page's own layout (a word a
+    # line at about 50 px before).
+    side = page.evaluate("Math.max(...[...document.querySelectorAll('.replay-board .panel')].map(p => p.clientWidth))")
+    assert side >= 200, side
+    shown = page.evaluate(
+        """() => {
+        const list = document.querySelector('.replay-history');
+        const current = list.querySelector('[aria-current]');
+        const box = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+        return item.top >= box.top && item.bottom <= box.bottom;
+    }"""
+    )
+    assert shown  # the list scrolled to the move on the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
