@@ -465,7 +465,7 @@ class Builder:
 
     def seat_name(self, uid: int | None, level: str, number: int) -> str:
         if uid is None:
-            return f"{level.capitalize()} bot #{number + 1}"
+            return f"{level.capitalize()} bot"
         return self.names[uid]
 
     def rate(self, mid: int, template: Template, seats: list[tuple[int | None, str]], ended: datetime) -> None:

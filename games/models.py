@@ -9,6 +9,7 @@ exactly (tests/games/test_admin_replay.py).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -40,8 +41,16 @@ def fill_names(text: str, names: dict[str, str]) -> str:
 
 
 def seat_names(seats) -> dict[str, str]:
-    """Placeholders {p0}.. of engine log texts -> the seats' public names."""
-    return {f"p{seat.number}": seat.public_name for seat in seats}
+    """Placeholders {p0}.. of engine log texts -> the seats' public names; names that several seats
+    share (two Normal bots at one table) say their seat: "Normal bot (seat 3)"."""
+    names = {f"p{seat.number}": seat.public_name for seat in seats}
+    shared = {name for name, count in Counter(names.values()).items() if count > 1}
+    return {
+        key: gettext("%(name)s (seat %(number)s)") % {"name": name, "number": int(key[1:]) + 1}
+        if name in shared
+        else name
+        for key, name in names.items()
+    }
 
 
 class TimeControl:
@@ -295,8 +304,8 @@ class Seat(models.Model):
     def public_name(self) -> str:
         if self.resigned and self.user_id:  # a bot plays the seat on, but the seat stays its player's
             return self.user.public_name
-        if self.bot_level:
-            return f"{self.get_bot_level_display()} #{self.number + 1}"
+        if self.bot_level:  # the level alone, the same on every page (seat_names tells two apart)
+            return str(self.get_bot_level_display())
         if self.user_id is None:
             return gettext("Open seat #%(number)s") % {"number": self.number + 1}
         return self.user.public_name

@@ -185,10 +185,11 @@ def history_page(match: Match, user) -> HistoryPage:
 def _seat_infos(match: Match, seats: list[Seat], viewer: int | None) -> list[SeatInfo]:
     now = timezone.now()
     winners = set((match.result or {}).get("winners", []))
+    names = seat_names(seats)
     return [
         SeatInfo(
             number=s.number,
-            name=s.public_name,
+            name=names[f"p{s.number}"],
             username=s.user.username if s.user_id else None,
             is_bot=s.is_bot,
             is_open=s.is_open,

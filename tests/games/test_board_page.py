@@ -80,3 +80,14 @@ def test_a_board_page_costs_at_most_six_queries_early_and_late(slug, make_user, 
     assert match.version >= 10 and match.status == "active"
     assert early <= 6
     assert board_queries(watcher, match) == early
+
+
+def test_a_bot_has_one_name_everywhere_and_two_of_a_level_say_their_seats(make_user, client_for):
+    alice = make_user("botnames-alice")
+    alone = start_match(alice, ["normal"], "solitaire-chess")
+    page = client_for(alice).get(f"/matches/{alone.pk}/").content.decode()
+    assert "Normal bot" in page and "Normal bot #" not in page and "(seat 2)" not in page
+    crowded = start_match(alice, ["normal", "normal", "random"], "lizzy-ghosties")
+    page = client_for(alice).get(f"/matches/{crowded.pk}/").content.decode()
+    assert "Normal bot (seat 2)" in page and "Normal bot (seat 3)" in page
+    assert "Random bot (seat" not in page and "Random bot" in page

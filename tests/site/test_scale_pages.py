@@ -205,7 +205,7 @@ def test_the_admin_match_list_draws_the_admins_own_table(staff, alice, bob, make
     assert re.search(r'<a href="\?[^"]*\bo=6\.2\b[^"]*" class="toggle descending"', page)
     assert '<span class="sortpriority" title="Sorting priority: 2">2</span>' in page
     assert '<td class="field-players">alice, bob</td>' in page
-    assert '<td class="field-players">bob, Random bot #2</td>' in page
+    assert '<td class="field-players">bob, Random bot</td>' in page
     assert "Abort the selected matches (nobody wins)" in page
     popup = client_for(staff).get("/admin/games/match/?_popup=1&_to_field=id").content.decode()
     assert f'data-popup-opener="{running.pk}"' in popup and 'name="_selected_action"' not in popup
