@@ -178,6 +178,23 @@ def erase_cutoff(now: datetime) -> datetime:
     return now - timedelta(days=ERASE_AFTER_DAYS)
 
 
+def do_reopen_account(user_id: int) -> bool:
+    """A closed account signed in to within its grace period opens again (what closing ended stays
+    ended). Not after the grace period, nor for a banned player."""
+    with transaction.atomic():
+        user = (
+            User.objects.select_for_update()
+            .filter(pk=user_id, closed_at__gt=erase_cutoff(timezone.now()), erased_at__isnull=True, banned=False)
+            .first()
+        )
+        if user is None:
+            return False
+        user.closed_at = None
+        user.is_active = True
+        user.save(update_fields=["closed_at", "is_active"])
+    return True
+
+
 def accounts_to_erase(now: datetime) -> list[int]:
     """The accounts closed ERASE_AFTER_DAYS ago or more and not erased yet, oldest first."""
     due = User.objects.filter(closed_at__lte=erase_cutoff(now), erased_at__isnull=True).order_by("closed_at")

@@ -80,11 +80,8 @@ def test_closing_ends_everything_going_on_at_once(alice, bob, carol, make_user, 
     assert Match.objects.get(pk=mine_open.pk).status == Match.Status.CANCELLED
     invited = Match.objects.get(pk=invited.pk)
     assert invited.status == Match.Status.OPEN and not invited.seats.filter(user=alice).exists()
-    again = Client()
-    assert (
-        again.post("/accounts/login/", {"login": "alice", "password": "pw-alice"})["Location"] == "/accounts/inactive/"
-    )
-    assert again.get("/settings/").status_code == 302  # not signed in
+    # Signed out everywhere (signing in again within the grace period reopens the account: below).
+    assert here.get("/settings/").status_code == 302 and elsewhere.get("/settings/").status_code == 302
 
 
 def test_closing_withdraws_from_a_tournament_not_over(alice, bob, django_capture_on_commit_callbacks):
@@ -151,3 +148,28 @@ def test_thirty_days_after_closing_the_personal_data_is_erased_and_the_records_s
     assert "alice" not in json.dumps(record_after)
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     assert f"deleted player {alice.pk}" in page and "alice" not in page.lower().replace("deleted", "")
+
+
+def test_signing_in_within_the_grace_period_reopens_the_account(alice, bob, django_capture_on_commit_callbacks):
+    close(signed_in(alice), "pw-alice", django_capture_on_commit_callbacks)
+    assert User.objects.get(pk=alice.pk).closed_at is not None
+    wrong = Client().post("/accounts/login/", {"login": "alice", "password": "not-it"})
+    assert wrong.status_code == 200 and User.objects.get(pk=alice.pk).closed_at is not None
+    client = signed_in(alice)  # by username; by email works the same
+    assert client.get("/settings/").status_code == 200
+    reopened = User.objects.get(pk=alice.pk)
+    assert reopened.closed_at is None and reopened.is_active
+    assert erase_closed_accounts() == 0
+
+
+def test_after_the_grace_period_or_when_banned_signing_in_opens_nothing(alice, bob, django_capture_on_commit_callbacks):
+    close(signed_in(alice), "pw-alice", django_capture_on_commit_callbacks)
+    User.objects.filter(pk=alice.pk).update(closed_at=timezone.now() - timedelta(days=ERASE_AFTER_DAYS, minutes=1))
+    late = Client()
+    late.post("/accounts/login/", {"login": "alice@example.com", "password": "pw-alice"})
+    assert "_auth_user_id" not in late.session
+    assert not User.objects.get(pk=alice.pk).is_active
+    close(signed_in(bob), "pw-bob", django_capture_on_commit_callbacks)
+    User.objects.filter(pk=bob.pk).update(banned=True)
+    Client().post("/accounts/login/", {"login": "bob", "password": "pw-bob"})
+    assert not User.objects.get(pk=bob.pk).is_active
