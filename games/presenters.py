@@ -236,8 +236,10 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
     mine = next((s for s in seats if s.user_id == user.pk), None)
     is_creator = match.created_by_id == user.pk
     has_open = any(s.is_open for s in seats)
+    creator = next((s for s in seats if s.user_id == match.created_by_id), None)
     return {
         "invited": mine is not None and not mine.accepted,
+        "invited_by": creator.public_name if creator is not None and mine is not None and not mine.accepted else "",
         "can_join": mine is None and has_open,
         "can_leave": mine is not None and not is_creator,
         "leave_label": _("Decline the invitation") if mine is not None and not mine.accepted else _("Leave the match"),

@@ -91,3 +91,13 @@ def test_a_bot_has_one_name_everywhere_and_two_of_a_level_say_their_seats(make_u
     page = client_for(alice).get(f"/matches/{crowded.pk}/").content.decode()
     assert "Normal bot (seat 2)" in page and "Normal bot (seat 3)" in page
     assert "Random bot (seat" not in page and "Random bot" in page
+
+
+def test_an_invitation_names_who_invited_you(make_user, client_for):
+    from games import actions
+    from games.actions import SeatSpec
+
+    host, guest = make_user("inviting-host"), make_user("invited-guest")
+    match = actions.create_match(host, "solitaire-chess", [SeatSpec("me"), SeatSpec("invite", guest.username)])
+    assert "inviting-host invited you to this match." in client_for(guest).get(f"/matches/{match.pk}/").content.decode()
+    assert "invited you" not in client_for(host).get(f"/matches/{match.pk}/").content.decode()
