@@ -148,14 +148,16 @@ class MatchForm(forms.Form):
         return data
 
 
-def challenge_initial(query) -> dict[str, str]:
+def challenge_initial(query, engine) -> dict[str, str]:
     """The new-match form opened from a profile's "Challenge" (that player invited to seat 2) or from
-    a tutorial's end (a bot of that level in seat 2)."""
+    a tutorial's end (bots of that level in every other seat of the game's smallest table)."""
     username = (query.get("invite") or "").strip()[:150]
     if username:
         return {"seat_1": "invite", "invite_1": username}
     level = query.get("bot") or ""
-    return {"seat_1": f"bot:{level}"} if level in dict(BOT_LEVELS) else {}
+    if level not in dict(BOT_LEVELS):
+        return {}
+    return {f"seat_{number}": f"bot:{level}" for number in range(1, engine.min_players)}
 
 
 class FillSeatForm(forms.Form):

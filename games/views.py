@@ -137,7 +137,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if slug not in engines:
         return render(request, "games/new_match_pick.html", {"engines": engines})
     engine = engines[slug]
-    form = MatchForm(engine, request.POST or None, initial=challenge_initial(request.GET))
+    form = MatchForm(engine, request.POST or None, initial=challenge_initial(request.GET, engine))
     if request.method == "POST" and form.is_valid():
         try:
             match = actions.create_match(

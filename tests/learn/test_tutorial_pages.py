@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -132,3 +133,10 @@ def test_the_home_page_games_list_and_the_header_offer_the_tutorials(client):
     games = client.get("/games/").content.decode()
     assert all(f"/learn/{slug}/" in games for slug in SPECS)
     assert 'href="/learn/"' in client.get("/games/solitaire-chess/rules/").content.decode()
+
+
+def test_the_end_of_a_tutorial_fills_every_other_seat_with_the_bot(client_for, alice):
+    page = client_for(alice).get("/matches/new/?game=lizzy-ghosties&bot=random").content.decode()
+    for seat in (1, 2):  # the game's smallest table is three
+        chosen = re.search(rf'<select name="seat_{seat}"[^>]*>.*?</select>', page, re.DOTALL).group(0)
+        assert 'value="bot:random" selected' in chosen
