@@ -17,7 +17,8 @@ from games.engines.spec import BoardInput
 
 @dataclass(frozen=True)
 class PictureMatch:
-    """What a board template reads of its match: its links lead to the tutorial."""
+    """What a board template reads of its match: where its links and its move form go (here, and on
+    a tutorial's page, to the tutorial)."""
 
     url: str
     move_url: str

@@ -19,20 +19,7 @@ from games.engines.registry import get_spec
 from games.engines.spec import BoardInput
 from games.engines.tutorial import Tutorial
 from games.models import fill_names, texts_for
-
-
-@dataclass(frozen=True)
-class TutorialMatch:
-    """What a board template reads of its match: where its links and its move form go."""
-
-    url: str
-    move_url: str
-    id: int = 0
-
-
-@dataclass(frozen=True)
-class TutorialBoardView:
-    match: TutorialMatch
+from games.pictures import PictureMatch, PictureView
 
 
 @dataclass
@@ -52,7 +39,7 @@ class TutorialPage:
     look: list[str] = field(default_factory=list)  # links the board points out
     taught_json: str = ""
     board: Any = None
-    pv: TutorialBoardView | None = None
+    pv: PictureView | None = None  # what the board template reads of its match: where its links go
     board_template: str = ""
     message: str = ""  # why a move was refused
     select: str = ""  # the board's selection so far
@@ -132,4 +119,4 @@ def _this_step(page: TutorialPage, spec, tutorial: Tutorial, names: list[str], s
     page.board = spec.present(given)
     page.board_template = spec.board_template
     url = reverse("tutorial", args=[page.slug])
-    page.pv = TutorialBoardView(TutorialMatch(url=url, move_url=reverse("tutorial_move", args=[page.slug])))
+    page.pv = PictureView(PictureMatch(url=url, move_url=reverse("tutorial_move", args=[page.slug])))
