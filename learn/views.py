@@ -64,9 +64,14 @@ def _refused(request: HttpRequest, slug: str, message: str, status: int) -> Http
     return _render(request, page, status)
 
 
+def _stale(request: HttpRequest, slug: str) -> HttpResponse:
+    """A repeated or stale submission: nothing changes, the learner sees where they are."""
+    return _refused(request, slug, _("That step is already behind you: here is where you are now."), 409)
+
+
 def _advance(request: HttpRequest, slug: str, seen: int, last: int) -> HttpResponse:
     if not do_advance(request, slug, seen=seen, last=last):
-        return _refused(request, slug, _("That step is already behind you: here is where you are now."), 409)
+        return _stale(request, slug)
     if request.htmx:
         return _render(request, tutorial_page(slug, seen + 1, learner=_learner(request)))
     return redirect("tutorial", slug)
@@ -77,7 +82,7 @@ def tutorial_move(request: HttpRequest, slug: str) -> HttpResponse:
     tutorial = _tutorial_or_404(slug)
     seen = _posted_step(request)
     if seen is None or seen != step_of(request, slug) or seen >= len(tutorial):
-        return _refused(request, slug, _("That step is already behind you: here is where you are now."), 409)
+        return _stale(request, slug)
     try:
         move = parse_move(request.POST.get("move", ""))
     except ActionError as error:
@@ -95,7 +100,7 @@ def tutorial_next(request: HttpRequest, slug: str) -> HttpResponse:
     tutorial = _tutorial_or_404(slug)
     seen = _posted_step(request)
     if seen is None or seen != step_of(request, slug) or seen >= len(tutorial):
-        return _refused(request, slug, _("That step is already behind you: here is where you are now."), 409)
+        return _stale(request, slug)
     if tutorial.steps[seen][2].move is not None:
         return _refused(request, slug, _("This step is passed by playing its move."), 400)
     return _advance(request, slug, seen, len(tutorial))
