@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from dizzysite.dates import PageDates
 from games import actions
+from games.board_cache import drawn_board
 from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
@@ -201,7 +202,7 @@ def match_context(request: HttpRequest, match: Match, error: str = "") -> dict:
         "turn_sound": live and request.user.is_authenticated and request.user.turn_sound,  # static/js/clock.js
         "now_ms": int(time.time() * 1000),  # the server's clock, for the ticking clocks (static/js/clock.js)
         "stylesheet": spec.stylesheet,
-        "board_template": spec.board_template,
+        "board_html": drawn_board(pv, select, spec.board_template) if pv.board is not None else "",
     }
 
 

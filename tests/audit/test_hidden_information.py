@@ -22,6 +22,7 @@ import re
 import pytest
 import time_machine
 from django.core import mail as django_mail
+from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
@@ -135,6 +136,11 @@ class Audit:
         ]
         return [message.subject, message.body, message.alternatives[0][0], *pushes]
 
+    def rendered(self, viewer) -> tuple[list[str], list[str]]:
+        """The viewer's pages, then its emails (in the language its last page left active)."""
+        pages = self.surfaces(viewer)
+        return pages, self.emails(viewer) if isinstance(viewer, int) else []
+
     def check_state(self, rng: random.Random, spectator: Client) -> None:
         match = Match.objects.get(pk=self.match.pk)
         real = match.state
@@ -143,15 +149,19 @@ class Audit:
         moves = list(match.moves.all())
         viewers = [*range(len(self.users)), "spectator", "anonymous"]
         self.clients["spectator"] = spectator
+        # Every viewer's real pages first, one after the other on one cache: a board drawn for one
+        # viewer and served to another (games.board_cache) would differ from that viewer's twin,
+        # whose pages start from an empty cache, as the real pass does.
+        cache.clear()
+        seen = {viewer: self.rendered(viewer) for viewer in viewers}
         for viewer in viewers:
             seat = viewer if isinstance(viewer, int) else None
-            pages = self.surfaces(viewer)
-            mail = self.emails(seat) if seat is not None else []
+            pages, mail = seen[viewer]
             twin = self.engine.hidden_twin(real, seat, rng)
             Match.objects.filter(pk=match.pk).update(state=twin)
+            cache.clear()
             try:
-                twin_pages = self.surfaces(viewer)
-                twin_mail = self.emails(seat) if seat is not None else []
+                twin_pages, twin_mail = self.rendered(viewer)
             finally:
                 Match.objects.filter(pk=match.pk).update(state=real)
             label = f"{match.game} #{match.pk} v{match.version} viewer {viewer}"
@@ -215,7 +225,7 @@ def test_no_surface_shows_a_viewer_what_the_rules_hide(slug, players, options, l
     assert audit.views_checked > 0
 
 
-@pytest.mark.parametrize("leak", ["hand in the view", "seed in a comment"])
+@pytest.mark.parametrize("leak", ["hand in the view", "seed in a comment", "board cached for every viewer"])
 def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
     """The audit can fail: plant a leak and it must be found."""
     # Time stands still: the board carries the server's clock (data-now), so only the leak can differ.
@@ -232,6 +242,9 @@ def test_the_audit_catches_a_planted_leak(leak, make_user, monkeypatch):
             )
             # ... and a board section that draws it: the presenter's round line.
             monkeypatch.setattr("games.engines.dizzy_duo_battle.board._about", lambda view: str(view["all"]))
+        elif leak == "board cached for every viewer":
+            # One drawing of the board per match, whoever asks: the first viewer's hand reaches the rest.
+            monkeypatch.setattr("games.board_cache.board_key", lambda pv, select: f"board:{pv.match.id}")
         else:
             from games import presenters
 
