@@ -6,7 +6,32 @@ gunicorn dizzysite.asgi:application -k uvicorn_worker.UvicornWorker   # producti
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dizzysite.settings")
-application = get_asgi_application()
+
+# The long-lived streams: the browser's (live.views) and the API's (api.streams).
+STREAM_PATHS = ("/live/", "/api/v1/stream/")
+
+
+class Application(ASGIHandler):
+    """Django's handler, except that a stream's request gets no thread of its own.
+
+    Django gives each request a ThreadSensitiveContext: its sync parts (the middleware, the session
+    and the user) run in a thread made for that request, which lives as long as the request. A
+    stream's request lasts as long as the stream is open, so each open stream would hold a thread
+    (about 100 KB, and 10,000 of them at 10,000 streams). Without that context, a stream's sync parts
+    run on the process's one thread for sync work outside any request (asgiref's), where its later
+    database work runs too (live.db): the streams wait in the event loop, on no thread of their own.
+    """
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["path"].startswith(STREAM_PATHS):
+            await self.handle(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+django.setup(set_prefix=False)
+application = Application()

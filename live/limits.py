@@ -28,6 +28,8 @@ def slot_seconds() -> float:
     return 3.0 * settings.LIVE_HEARTBEAT_SECONDS
 
 
+POOL_SIZE = 8  # Redis connections a server process uses for the slots
+
 _local: dict[int, dict[str, float]] = {}
 _local_lock = threading.Lock()
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
@@ -42,7 +44,13 @@ def _redis() -> tuple[Any, str] | None:
     if client is None:
         import redis.asyncio as aioredis
 
-        client = _clients[loop] = aioredis.Redis.from_url(broadcaster.url)
+        # A fixed number of connections a process, and a stream that needs one waits for it: however
+        # many streams claim or renew at once (their heartbeats come together), the pool cannot run
+        # out ("Too many connections") and Redis sees POOL_SIZE connections a process, not one a stream.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            broadcaster.url, max_connections=POOL_SIZE, timeout=None, socket_timeout=5, socket_connect_timeout=2
+        )
+        client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client, broadcaster.prefix
 
 
@@ -83,8 +91,13 @@ async def renew(user_id: int, token: str) -> None:
         return
     client, prefix = redis
     key = f"{prefix}streams:{user_id}"
-    await client.zadd(key, {token: expires})
-    await client.expire(key, int(slot_seconds()) + 1)
+    try:
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {token: expires})
+            pipe.expire(key, int(slot_seconds()) + 1)
+            await pipe.execute()
+    except Exception:  # Redis away for a moment: the stream goes on, its slot may lapse meanwhile
+        log.warning("live: could not renew a stream's slot", exc_info=True)
 
 
 async def arelease(user_id: int, token: str) -> None:

@@ -232,6 +232,44 @@ def test_open_streams_hold_no_database_connection_each(transactional_db, redis_c
         stop_server(process, folder)
 
 
+def server_threads(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status").read().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    raise AssertionError("no Threads line")
+
+
+def test_open_streams_hold_no_thread_each(transactional_db, redis_channels, make_user):
+    """Thirty open browser streams (/live/, a board's, /live/me/), through heartbeats: they wait in the event loop,
+    so the server's threads stay what one stream needs (Django would give each a thread of its own)."""
+    process, port, folder = start_server(redis_channels, heartbeat_s=1)
+    readers: list[StreamReader] = []
+    try:
+        me, them = make_user("threads_a"), make_user("threads_b")
+        match = start_match(me, [them])
+        first = StreamReader(port, f"/live/?boards={match.pk}", me)  # the process's shared threads start
+        assert first.next() is not None
+        time.sleep(1.5)
+        before = server_threads(process.pid)
+        for n in range(10):
+            user = make_user(f"threads{n}")
+            readers += [
+                StreamReader(port, f"/live/?boards={match.pk}", user),
+                StreamReader(port, f"/live/match/{match.pk}/", user),
+                StreamReader(port, "/live/me/", user),
+            ]
+        for reader in readers:
+            assert reader.next() is not None  # open, and past its first queries
+        time.sleep(2.5)  # two heartbeats, each checking sessions and users in the database
+        assert all(None not in list(reader.events.queue) for reader in readers)  # all still open
+        assert server_threads(process.pid) <= before + 2, f"{before} threads before, 30 streams later more"
+        readers.append(first)
+    finally:
+        for reader in readers:
+            reader.close()
+        stop_server(process, folder)
+
+
 def test_a_stopping_server_ends_its_open_streams_at_once(transactional_db, redis_channels, alice, bob):
     """SIGTERM (a deploy): the server's open streams end at once, without a "close" event (which
     would stop the browser from reconnecting), so the process is gone long before its graceful
