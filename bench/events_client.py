@@ -2,8 +2,10 @@
 
 Pure standard library, no Django (bench/events.py runs it in its own process): HTTP/1.1 over
 asyncio streams, written by hand so that 2,000 open streams cost the client little. A stream is
-either the board's Server-Sent Events (`/live/match/<id>/`, a session cookie) or the API's NDJSON
-(`/api/v1/stream/match/<id>`, a Bearer token); both say "revision N" for a match.
+the board's Server-Sent Events (`/live/match/<id>/`, a session cookie), a browser's one stream
+(`/live/?boards=<id>:<revision>`, what static/js/live-worker.js opens) or the API's NDJSON
+(`/api/v1/stream/match/<id>`, a Bearer token); all say "revision N" for a match. A browser's stream may
+also redraw its board as the page does: on each revision it GETs the board's fragment.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-SSE, API = "sse", "api"
+SSE, API, BROWSER = "sse", "api", "browser"
 
 
 @dataclass
@@ -29,11 +31,17 @@ class Subscriber:
     opened: float = 0.0  # monotonic time the stream's headers came, 0 while not open
     status: int = 0
     error: str = ""
+    redraw_port: int = 0  # a browser's board: GET the fragment on this port at each revision, 0: not
+    redrawn: dict[int, float] = field(default_factory=dict)  # revision -> monotonic time its fragment came
+    fragment_statuses: dict[int, int] = field(default_factory=dict)  # status -> how many fragment GETs
+    redrawing: set[asyncio.Task] = field(default_factory=set)  # the fragment GETs under way
 
     @property
     def path(self) -> str:
         if self.kind == SSE:
             return f"/live/match/{self.match}/?since={self.since}"
+        if self.kind == BROWSER:
+            return f"/live/?boards={self.match}:{self.since}"
         return f"/api/v1/stream/match/{self.match}?since={self.since}"
 
 
@@ -118,7 +126,47 @@ async def follow(sub: Subscriber, port: int, stop: asyncio.Event) -> None:
             writer.close()
 
 
+async def redraw(sub: Subscriber, revision: int, shown: int) -> None:
+    """The page's answer to a revision event: GET its board's fragment (?since= the revision it shows)."""
+    headers = {"Cookie": sub.headers["Cookie"], "HX-Request": "true"}
+    try:
+        answer = await call(sub.redraw_port, "GET", f"/matches/{sub.match}/?since={shown}", headers)
+    except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+        sub.error = sub.error or f"fragment: {type(error).__name__}: {error}"
+        sub.fragment_statuses[0] = sub.fragment_statuses.get(0, 0) + 1
+        return
+    sub.fragment_statuses[answer.status] = sub.fragment_statuses.get(answer.status, 0) + 1
+    if answer.status == 200:
+        sub.redrawn.setdefault(revision, answer.answered)
+
+
+async def _parse_browser(sub: Subscriber, lines: AsyncIterator[str]) -> None:
+    """A browser's stream: "event: revision" with "data: {"match": id, "revision": n}" (no id line)."""
+    event, data = "", ""
+    shown = sub.since
+    async for line in lines:
+        if line.startswith(":"):
+            sub.heartbeats += 1
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data = line[5:].strip()
+        elif not line:
+            if event == "revision":
+                revision = int(json.loads(data)["revision"])
+                heard(sub, revision)
+                if sub.redraw_port and revision > shown:
+                    task = asyncio.ensure_future(redraw(sub, revision, shown))
+                    sub.redrawing.add(task)
+                    task.add_done_callback(sub.redrawing.discard)
+                    shown = revision
+            event, data = "", ""
+
+
 async def _parse(sub: Subscriber, reader: asyncio.StreamReader, headers: dict[str, str]) -> None:
+    if sub.kind == BROWSER:
+        await _parse_browser(sub, lines_of(reader, headers))
+        return
     event_id: int | None = None
     async for line in lines_of(reader, headers):
         if sub.kind == SSE:
@@ -218,6 +266,15 @@ async def play_at_rate(port: int, chains: list[list[Move]], rate: float, seconds
     if tasks:
         await asyncio.wait(tasks)
     return played
+
+
+async def redraws_done(subs: list[Subscriber], timeout: float) -> None:
+    """Wait for the fragment GETs under way (at most `timeout` seconds), then give up on the rest."""
+    pending = {task for sub in subs for task in sub.redrawing}
+    if pending:
+        _, late = await asyncio.wait(pending, timeout=timeout)
+        for task in late:
+            task.cancel()
 
 
 async def open_all(subs: list[Subscriber], port: int, stop: asyncio.Event, per_second: float) -> list[asyncio.Task]:

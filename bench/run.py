@@ -9,6 +9,14 @@ Options: --seconds N (load per endpoint, default 10), --warmup N, --threads N, -
 --skip-web, --skip-events, --skip-bots; the events benchmark's size: --events-matches N (two
 subscribers each, default 1000), --events-seconds N (default 60), --events-rate N (moves a second,
 default 20), --events-idle N (default 60), --events-stream sse|api|mixed (default mixed).
+
+Then the boards sweep (--skip-boards to leave it out): bench/events.py with browser streams whose
+boards GET their fragment at each event, as a player's page does, on two uvicorn processes, at each
+size of --boards (open boards, default 500,2000,5000,10000), 10 moves a second for 30 s; it stops
+after the first size that does not hold its streams and prints the table bench/RESULTS.md keeps,
+under "boards" in the JSON.
+
+An interrupted run (Ctrl-C, SIGTERM) stops the benchmark it is in, whose servers stop with it.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 from typing import Any
@@ -63,29 +72,100 @@ def run_short_ladder(env: dict[str, str]) -> list[str]:
 
 
 EVENTS_TIMEOUT = 1800  # seconds: the events benchmark at the issue's size takes a few minutes
+STOP_WAIT_S = 60  # how long a benchmark told to stop may take to stop its servers
 
 
-def run_events_bench(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
+def run_child(command: list[str], env: dict[str, str], timeout: float) -> tuple[int | str, str]:
+    """Run a benchmark script, its output straight through and kept; (exit code or "timeout", output).
+    Interrupted or out of time, the script is told to stop (SIGTERM), so that its finally blocks stop
+    the servers it started; only a script that does not stop is killed."""
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    lines: list[str] = []
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            lines.append(line)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        code: int | str = process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        code = "timeout"
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(STOP_WAIT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    reader.join(5)
+    return code, "".join(lines)
+
+
+def run_events_bench(env: dict[str, str], options: list[str], title: str = "bench/events.py") -> dict[str, Any]:
     """bench/events.py in its own process (it sets Django up with its own database), output straight
     through; its figures are its last line."""
     env = dict(env)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
-    print("\n=== bench/events.py ===", flush=True)
-    command = [sys.executable, str(BENCH / "events.py"), "--matches", str(args.events_matches)]
-    command += ["--seconds", str(args.events_seconds), "--rate", str(args.events_rate)]
-    command += ["--idle", str(args.events_idle), "--stream", args.events_stream]
-    try:
-        done = subprocess.run(command, cwd=REPO, env=env, timeout=EVENTS_TIMEOUT, stdout=subprocess.PIPE, text=True)
-    except subprocess.TimeoutExpired:
-        return {"error": "the events benchmark timed out"}
-    print(done.stdout, end="", flush=True)
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        return {"error": f"the events benchmark failed: exit {done.returncode}"}
+    print(f"\n=== {title} ===", flush=True)
+    code, output = run_child([sys.executable, str(BENCH / "events.py"), *options], env, EVENTS_TIMEOUT)
+    lines = output.strip().splitlines()
+    if code != 0 or not lines:
+        return {"error": f"the events benchmark failed: exit {code}"}
     try:
         return json.loads(lines[-1])
     except ValueError:
         return {"error": "the events benchmark printed no figures"}
+
+
+def events_options(args: argparse.Namespace) -> list[str]:
+    options = ["--matches", str(args.events_matches), "--seconds", str(args.events_seconds)]
+    options += ["--rate", str(args.events_rate), "--idle", str(args.events_idle), "--stream", args.events_stream]
+    return options
+
+
+BOARDS_RATE = 10  # moves a second
+BOARDS_SECONDS = 30
+BOARDS_WORKERS = 2  # uvicorn processes, as production's gunicorn runs them
+
+
+def run_boards_sweep(env: dict[str, str], sizes: list[int]) -> list[dict[str, Any]]:
+    """The events benchmark with browser streams at each size, until one does not hold."""
+    rows = []
+    for boards in sizes:
+        options = ["--matches", str(boards // 2), "--stream", "browser", "--workers", str(BOARDS_WORKERS)]
+        options += ["--rate", str(BOARDS_RATE), "--seconds", str(BOARDS_SECONDS), "--idle", "15"]
+        figures = run_events_bench(env, options, f"bench/events.py, {boards} open boards")
+        rows.append({"boards": boards, **figures})
+        if "error" in figures or figures["streams_opened"] < boards or figures["streams_ended_early"]:
+            break
+    print("\n" + "\n".join(boards_table(rows)), flush=True)
+    return rows
+
+
+def boards_table(rows: list[dict[str, Any]]) -> list[str]:
+    """The sweep as bench/RESULTS.md keeps it (Markdown)."""
+    lines = [
+        "| open boards | held / dropped | moves / refused | events lost | other screen p95 "
+        "| board redrawn p50 / p95 | server threads | memory a stream | errors logged |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        if "error" in row:
+            lines.append(f"| {row['boards']:,} | {row['error']} | | | | | | | |")
+            continue
+        lines.append(
+            f"| {row['boards']:,} | {row['streams_opened']:,} / {row['streams_ended_early']} "
+            f"| {row['moves_played']} / {row['moves_refused']} | {row['lost']} | {row['p95_ms']:.0f} ms "
+            f"| {row['redrawn_p50_ms']:.0f} / {row['redrawn_p95_ms']:.0f} ms "
+            f"| {row['threads_before']} -> {row['threads_open']} | {row['kb_per_stream']:.0f} KB "
+            f"| {row['server_errors']} |"
+        )
+    return lines
 
 
 def main() -> int:
@@ -102,6 +182,8 @@ def main() -> int:
     parser.add_argument("--events-rate", type=float, default=20.0, help="moves a second")
     parser.add_argument("--events-idle", type=float, default=60.0, help="seconds of open idle streams")
     parser.add_argument("--events-stream", choices=["sse", "api", "mixed"], default="mixed")
+    parser.add_argument("--skip-boards", action="store_true")
+    parser.add_argument("--boards", default="500,2000,5000,10000", help="open boards at each size of the sweep")
     args = parser.parse_args()
 
     # SIGTERM unwinds like Ctrl-C, so the finally blocks stop gunicorn.
@@ -121,8 +203,12 @@ def main() -> int:
             figures = {"error": f"web benchmark failed: {error}"}
             status = 1
     if not args.skip_events:
-        figures["events"] = run_events_bench(clean_env, args)
+        figures["events"] = run_events_bench(clean_env, events_options(args))
         if "error" in figures["events"]:
+            status = 1
+    if not args.skip_boards:
+        figures["boards"] = run_boards_sweep(clean_env, [int(size) for size in args.boards.split(",")])
+        if any("error" in row for row in figures["boards"]):
             status = 1
     if not args.skip_bots:
         failures = run_bot_benches(clean_env) + run_short_ladder(clean_env)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bench import events
-from bench.events_client import API, SSE, Played, Subscriber, _parse
+from bench.events_client import API, BROWSER, SSE, Played, Subscriber, _parse
 
 
 def subscriber(match: int, user: int, received: dict[int, list[float]]) -> Subscriber:
@@ -65,3 +65,32 @@ def test_the_client_reads_sse_and_ndjson() -> None:
     body = chunked(b'{"type":"revision","match":1,"revision":4}\n\n{"type":"revision","match":1,"revision":5}\n')
     asyncio.run(_parse(api, FakeReader(body), {"transfer-encoding": "chunked"}))
     assert list(api.received) == [4, 5] and api.heartbeats == 1
+
+
+def test_the_client_reads_a_browsers_stream() -> None:
+    """GET /live/?boards=: counts first, then revisions with the match in the data and no id."""
+    browser = Subscriber(1, 10, BROWSER, {}, 3)
+    body = chunked(
+        b'retry: 3000\n\nevent: turns\ndata: {"count":1}\n\nevent: bell\ndata: {"unread":0}\n\n',
+        b'event: revision\ndata: {"match":1,"revision":4}\n\n: heartbeat\n\nevent: lobby\ndata: {}\n\n',
+        b'event: revision\ndata: {"match":1,"revision":6}\n\n',
+    )
+    asyncio.run(_parse(browser, FakeReader(body), {"transfer-encoding": "chunked"}))
+    assert list(browser.received) == [4, 6] and browser.heartbeats == 1
+    assert browser.path == "/live/?boards=1:3"
+
+
+def test_the_redrawn_latency_is_the_other_boards_fragment() -> None:
+    """From the move's answer to the other seat's fragment read; a revision whose fragment never came
+    (a later one was drawn instead) is not counted."""
+    other = Subscriber(1, 11, BROWSER, {}, 0, received={5: [1.03], 6: [2.02]})
+    other.redrawn = {5: 1.08}
+    mover = Subscriber(1, 10, BROWSER, {}, 0, received={5: [1.02], 6: [2.01]})
+    mover.redrawn = {5: 1.5, 6: 2.5}  # the mover's own board is not the issue's latency
+    played = [
+        Played(match=1, user=10, revision=5, sent=0.9, answered=1.0, status=200),
+        Played(match=1, user=10, revision=6, sent=1.9, answered=2.0, status=200),
+    ]
+    figures = events.delivery([other, mover], played)
+    assert figures["redrawn"] == 1
+    assert round(figures["redrawn_p50_ms"]) == 80 and round(figures["redrawn_max_ms"]) == 80
