@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint bench bench-scale ladder selfplay clean
+.PHONY: install run test test-fast lint bench bench-scale ladder lighthouse selfplay clean
 
 install: $(STAMP)
 
@@ -45,6 +45,11 @@ bench: install
 # SCALE_ARGS="--scale 0.01" and so on. Not part of `make bench`: it takes most of 20 minutes.
 bench-scale: install
 	$(PY) bench/scale.py $(SCALE_ARGS)
+
+# Lighthouse's accessibility score of every rules and tutorial page, English and Dutch (bench/lighthouse.py):
+# installs the pinned Lighthouse into var/lighthouse/ and needs Node 20+ and chromium. Not part of `make test`.
+lighthouse: install
+	$(PY) bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 # The bots' round robin: LADDER_ARGS="--games 40 --budget 0.2 --jobs 2" and so on.
 ladder: install

@@ -24,7 +24,7 @@ from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.hints import hint_for
 from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
-from games.pictures import board_picture
+from games.pictures import rules_pictures
 from games.presence import mark_watching
 from games.presenters import board_context, history_page, player_view
 from games.reads import held_seat, note_text
@@ -362,7 +362,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     # The page in the viewer's language where it is written (games/rules/nl/<slug>.html), else English.
     language = translation.get_language() or settings.LANGUAGE_CODE
     names = [f"games/rules/{language}/{slug}.html", f"games/rules/{slug}.html"]
-    context = {"game_name": GAME_NAMES[slug], "slug": slug, "picture": board_picture(slug)}
+    context = {"game_name": GAME_NAMES[slug], "slug": slug, "pictures": rules_pictures(slug)}
     return render(request, names, context)
 
 

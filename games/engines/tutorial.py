@@ -47,6 +47,9 @@ class Tutorial:
     goal: Msg  # the game's goal, said again at the end
     minutes: int  # about how long a newcomer takes
     picture: int = 0  # the step whose position the rules page draws
+    # The rules page's picture of each rule that has one: a name its template asks for (pictures.<name>)
+    # to the step whose position shows the rule, so the pictures come from the same fixed positions.
+    pictures: dict[str, int] = field(default_factory=dict)
 
     @property
     def steps(self) -> list[tuple[Lesson, int, Step]]:

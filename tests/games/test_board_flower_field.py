@@ -20,9 +20,10 @@ import pytest
 from django.test import Client
 
 from games import actions
+from games.engines import tutorial as tutorials
 from games.engines.flower_field import board as ff_board
 from games.engines.flower_field.rules import CELL_INDEX, CELLS, fields_equal
-from games.engines.registry import get_engine
+from games.engines.registry import SPECS, get_engine
 from games.engines.spec import BoardInput
 from games.models import Match
 from tests.helpers import start_match
@@ -695,13 +696,19 @@ def test_a_full_field_offers_pass_and_the_final_challenge(started, alice, bob, c
 
 # --- the rules page --------------------------------------------------------------------------------
 def test_the_rules_page_draws_two_equal_fields(client):
+    """The "equal" picture is the tutorial's position before its first challenge: the board shows the
+    flowers of both challenged fields, and the engine's own rule finds them equal."""
     text = client.get("/games/doubting-flower-field/rules/").content.decode()
     assert "being built" not in text
-    cells = re.findall(r'data-cell="([A-G][1-7])" data-colour="(\w+)"(?: data-field="(\w+)")?', text)
-    colours = {CELL_INDEX[c]: k for c, k, _ in cells}
-    a = [CELL_INDEX[c] for c, _, f in cells if "a" in f]
-    b = [CELL_INDEX[c] for c, _, f in cells if "b" in f]
-    assert len(a) == 4 and len(b) == 4 and set(a) != set(b)
-    assert fields_equal(colours, a, b)
+    spec = SPECS["doubting-flower-field"]
+    at = spec.tutorial.pictures["equal"]
+    move = spec.tutorial.steps[at][2].move
+    assert move["type"] == "challenge"
+    state = tutorials.position(spec.engine, spec.tutorial, at)
+    colours = {CELL_INDEX[cell]: colour for cell, colour in state["board"].items()}
+    assert fields_equal(colours, [CELL_INDEX[c] for c in move["a"]], [CELL_INDEX[c] for c in move["b"]])
+    picture = text.split('id="pic-equal-', 1)[1].split("</figure>", 1)[0]
+    for cell in {*move["a"], *move["b"]}:
+        assert f"{cell}: {state['board'][cell]} flower" in picture
     for words in ("first or second", "plant again", "two lives", "0 lives", "field is full", "pass", "hidden"):
         assert words in text

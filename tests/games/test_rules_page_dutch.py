@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games import views
 from games.engines.registry import GAMES
-from games.pictures import board_picture
+from games.pictures import rules_pictures
 
 pytestmark = pytest.mark.django_db
 
@@ -106,11 +106,11 @@ def test_dutch_page_has_the_english_pictures_and_rulings(client, locale_middlewa
     assert set(RULING_ID.findall(article(english))) <= set(RULING_ID.findall(article(dutch)))
 
 
-def test_flower_field_picture_is_labelled_in_dutch(client, locale_middleware):
-    svgs = re.findall(r"<svg.*?</svg>", article(get_page(client, "doubting-flower-field", "nl")), re.DOTALL)
-    svg = next(svg for svg in svgs if "<title" in svg)  # the drawing of two fields, not the board's symbols
-    assert "Twee gelijke bloemvelden" in re.search(r"<title[^>]*>(.*?)</title>", svg).group(1)
-    assert "veld A" in re.search(r"<desc[^>]*>(.*?)</desc>", svg, re.DOTALL).group(1)
+def test_flower_field_pictures_are_captioned_in_dutch(client, locale_middleware):
+    page = article(get_page(client, "doubting-flower-field", "nl"))
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page, re.DOTALL)
+    assert any(caption.startswith("Twee gelijke bloemvelden") for caption in captions)
+    assert any("ontploffing" in caption for caption in captions)
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -120,7 +120,7 @@ def test_english_page_is_unchanged_for_english(client, locale_middleware, slug):
         page = response.content.decode()
         assert "how to play" in page and "zo speel je het" not in page
         with translation.override("en"):
-            context = {"game_name": GAMES[slug], "slug": slug, "picture": board_picture(slug)}
+            context = {"game_name": GAMES[slug], "slug": slug, "pictures": rules_pictures(slug)}
             expected = render_to_string(f"games/rules/{slug}.html", context)
         assert article(page) == article(expected)
 

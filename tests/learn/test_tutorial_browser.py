@@ -52,7 +52,13 @@ def test_the_rules_pages_with_their_pictures_are_axe_clean_and_fit(browser, live
     page = context.new_page()
     for slug in SPECS:
         page.goto(live_server.url + f"/games/{slug}/rules/")
-        assert page.locator(".rules-picture .rules-board").count() == 1
+        # The minute's picture and one per rule that has one (games/pictures.py), each captioned.
+        pictures = 1 + len(SPECS[slug].tutorial.pictures)
+        assert page.locator("figure.rules-picture > .rules-board").count() == pictures
+        assert page.locator("figure.rules-picture > figcaption").count() == pictures
+        assert page.evaluate("new Set([...document.querySelectorAll('[id]')].map(e => e.id)).size") == (
+            page.locator("[id]").count()
+        ), slug
         assert page.evaluate("document.documentElement.scrollWidth") <= width, slug
         assert serious_violations(page) == [], (slug, locale)
     context.close()

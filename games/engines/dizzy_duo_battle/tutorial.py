@@ -121,7 +121,9 @@ ROUND = (
 )
 
 TUTORIAL = Tutorial(
-    picture=3,
+    picture=1,
+    # The rules page's pictures: the dealt Lizzies, a Dizzy Duo with its power, the battle of an attack.
+    pictures={"lizzies": 0, "duo": 3, "battle": 8},
     players=2,
     seat=0,
     minutes=4,

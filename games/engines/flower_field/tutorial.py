@@ -144,7 +144,9 @@ GAME = (
 )
 
 TUTORIAL = Tutorial(
-    picture=4,
+    picture=7,
+    # The rules page's pictures: each rule's position, after the step's move that shows it.
+    pictures={"hidden": 2, "planting": 3, "equal": 4, "challenge": 5, "explosion": 6, "doubt": 9},
     players=2,
     seat=0,
     minutes=5,

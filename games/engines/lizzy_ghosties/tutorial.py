@@ -109,6 +109,8 @@ SKIP = {"type": "skip"}
 
 TUTORIAL = Tutorial(
     picture=1,
+    # The rules page's pictures: a won steal event, a turn going on past it, a won burn event, a ghost.
+    pictures={"steal": 2, "turn": 4, "burn": 6, "ghost": 10},
     players=3,
     seat=0,
     minutes=5,

@@ -46,6 +46,8 @@ FINAL = {"ruleset": "final", "advantage": "0"}
 
 TUTORIAL = Tutorial(
     picture=5,
+    # The rules page's pictures: every queen placed, a first card on a stack, a capture, a swap.
+    pictures={"placed": 2, "stack": 4, "capture": 6, "swap": 9},
     players=2,
     seat=0,
     minutes=4,
