@@ -214,7 +214,7 @@ FULL_FIELD = (
 TUTORIAL = Tutorial(
     picture=7,
     # The rules page's pictures: each rule's position, after the step's move that shows it.
-    pictures={"hidden": 2, "planting": 3, "equal": 4, "challenge": 5, "explosion": 6, "doubt": 9},
+    pictures={"hidden": 2, "planting": 3, "equal": 4, "challenge": 5, "explosion": 6, "doubt": 9, "full": 10},
     players=2,
     seat=0,
     minutes=5,
