@@ -69,3 +69,23 @@ def test_every_word_of_the_tutorial_has_a_dutch_translation(slug):
     for _lesson, _index, step in tutorial.steps:
         words += [text for text in (step.say, step.then, step.other) if text is not None]
     assert [w.template for w in words if w.template not in known] == []
+
+
+def test_the_flower_field_tutorial_ends_on_a_full_field_won_by_the_last_planter():
+    """The lesson "The full field" (ruling FF-8): the learner plants the last two flowers, the Tutor
+    passes (no challenge could be true), and equal lives go to the one who planted last."""
+    spec = SPECS["doubting-flower-field"]
+    engine, tutorial = spec.engine, spec.tutorial
+    at = len(tutorial) - 1
+    lesson, _index, step = tutorial.steps[at]
+    assert lesson is tutorial.lessons[-1]
+    state = tutorials.position(engine, tutorial, at)
+    assert len(state["board"]) == 47 and state["lives"] == [3, 3]
+    full, _log = engine.apply(state, tutorial.seat, step.move)
+    assert full["phase"] == "final" and engine.legal_moves(full, 1 - tutorial.seat) == [{"type": "pass"}]
+    end = tutorials.play_step(engine, tutorial, state, step)
+    engine.check_invariants(end)
+    assert len(end["board"]) == 49
+    result = engine.result(end)
+    assert result is not None and result.winners == [tutorial.seat]
+    assert result.reason == "full field: equal lives, the last planter wins"

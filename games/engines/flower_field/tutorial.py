@@ -2,10 +2,12 @@
 
 One game from the start: the learner is the first seat and has the advantage. The scripted
 opponent's hidden flowers are red E5 and yellow B6; the steps reveal E5 only when it explodes.
+Then a second game near its end, reached by real plantings, for the full field (ruling FF-8).
 """
 
 from __future__ import annotations
 
+from games.engines.flower_field.rules import CENTRE, COLUMNS, LETTER_COLOUR, SIZE
 from games.engines.tutorial import Lesson, Step, Tutorial
 from games.engines.words import _
 
@@ -143,10 +145,76 @@ GAME = (
     ),
 )
 
+# The second game near its end, as the board draws it (row 7 first); "." is empty. Every hidden
+# flower has exploded (C6 and F3 were the learner's, E5 and B6 the Tutor's; each player planted on
+# two), so both have 3 lives. Blue on A7 and G7 is the one planting that makes no two equal fields
+# through either corner (every other pair of colours does): the Tutor has nothing true to challenge
+# at the end, and passes.
+NEARLY_FULL = (
+    ".BRRRY.",
+    "BYBYBRB",
+    "YYYYRRR",
+    "YRYYYRY",
+    "BYBRRBY",
+    "YBYRBRY",
+    "RRYRYBR",
+)
+
+
+def ring_by_ring(rows: tuple[str, ...]) -> tuple[dict, ...]:
+    """Plantings that grow the field of `rows` from D4, two flowers a turn, nearest cells first. Each
+    distance from D4 holds an even number of cells, so a turn never mixes two distances and every
+    flower touches one planted a turn before (FF-3)."""
+
+    def distance(cell: str) -> int:
+        return abs(COLUMNS.index(cell[0]) - COLUMNS.index(CENTRE[0])) + abs(int(cell[1:]) - int(CENTRE[1:]))
+
+    colours = {
+        f"{COLUMNS[col]}{SIZE - row}": LETTER_COLOUR[letter]
+        for row, text in enumerate(rows)
+        for col, letter in enumerate(text)
+        if letter != "."
+    }
+    cells = sorted((cell for cell in colours if cell != CENTRE), key=lambda cell: (distance(cell), cell))
+    return tuple(plant(*((cell, colours[cell]) for cell in cells[n : n + 2])) for n in range(0, len(cells), 2))
+
+
+# The learner goes second this time, so that the plantings above leave the last turn to them.
+NEARLY_FULL_BEFORE = (
+    {"type": "order", "go": "second"},
+    hide(("C6", "red"), ("F3", "blue")),
+    hide(("E5", "red"), ("B6", "yellow")),
+    *ring_by_ring(NEARLY_FULL),
+)
+
+FULL_FIELD = (
+    Step(
+        say=_(
+            "Another game, near its end: only the corners A7 and G7 are empty. Both of you have 3 lives left: "
+            "each planted on two hidden flowers (the orange bursts)."
+        ),
+    ),
+    Step(
+        say=_(
+            "Plant the last two flowers: blue on A7 and blue on G7 (any other colours there would make two "
+            "equal fields). The field is then full, and the Tutor, who did not plant last, may challenge once "
+            "more or pass."
+        ),
+        move=plant(("A7", "blue"), ("G7", "blue")),
+        look=plant_clicks("A7", "blue", "G7"),
+        replies=({"type": "pass"},),
+        then=_(
+            "The Tutor passed: no two equal fields hold your last flowers. A final challenge would change "
+            "lives only, taking nothing off the field. The game is over: more lives wins, and equal lives go "
+            "to the one who planted last. You have 3 lives each, and you planted last: you win."
+        ),
+    ),
+)
+
 TUTORIAL = Tutorial(
     picture=7,
     # The rules page's pictures: each rule's position, after the step's move that shows it.
-    pictures={"hidden": 2, "planting": 3, "equal": 4, "challenge": 5, "explosion": 6, "doubt": 9},
+    pictures={"hidden": 2, "planting": 3, "equal": 4, "challenge": 5, "explosion": 6, "doubt": 9, "full": 10},
     players=2,
     seat=0,
     minutes=5,
@@ -154,5 +222,14 @@ TUTORIAL = Tutorial(
         "The goal: keep your lives. Plant without making two equal flower fields, catch the other player's, "
         "and use your hidden flowers to bluff, or doubt theirs."
     ),
-    lessons=(Lesson(title=_("A game of Doubting Flower Field"), seed=7, options={"advantage": "0"}, steps=GAME),),
+    lessons=(
+        Lesson(title=_("A game of Doubting Flower Field"), seed=7, options={"advantage": "0"}, steps=GAME),
+        Lesson(
+            title=_("The full field"),
+            seed=7,
+            options={"advantage": "0"},
+            before=NEARLY_FULL_BEFORE,
+            steps=FULL_FIELD,
+        ),
+    ),
 )
