@@ -76,3 +76,18 @@ def test_an_open_seat_in_the_lobby_says_who_made_it_and_what_it_is(alice, bob, c
     assert "Daily" in row and ": 10" in row and "yes" in row  # the options it changes
     dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Gemaakt door bob" in dutch and "2 van 3 plaatsen bezet" in dutch
+
+
+def test_a_running_row_names_whom_it_is_played_against(alice, bob, client_for):
+    """The seats' names as the match page writes them: two Normal bots at one table say their seats."""
+    match = start_match(alice, [bob, "normal", "normal"], game="dizzy-duo-battle")
+    bots = sorted(seat.number + 1 for seat in match.seats.all() if seat.bot_level)
+    page = client_for(alice).get("/").content.decode()
+    row = page[page.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
+    bot_names = ", ".join(f"Normal bot (seat {number})" for number in bots)
+    assert "Against " in row and "alice" not in row
+    assert set(row.split("Against ", 1)[1].split("<", 1)[0].split(", ")) == {"bob", *bot_names.split(", ")}
+    theirs = client_for(bob).get("/").content.decode()
+    assert "Against alice, " in theirs[theirs.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
+    dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Tegen " in dutch[dutch.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
