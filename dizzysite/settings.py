@@ -171,6 +171,7 @@ ACCOUNT_RATE_LIMITS = {
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_ADAPTER = "notifications.adapter.AccountAdapter"  # allauth's emails go out like ours
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # the browser's time zone for a new account
 # Two-factor sign-in (allauth.mfa): time-based codes from an authenticator app, recovery codes, and
 # passkeys (WebAuthn), which also sign in on their own from the login page. WebAuthn checks that the
 # page's origin is https; only a development or test server on http://localhost is let off.
