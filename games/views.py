@@ -13,7 +13,7 @@ from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_object
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -56,7 +56,7 @@ LIST_SEAT_FIELDS = [
 # the same size as one in 20 (rendering 220 rows was most of the page's time).
 DASHBOARD_PAGE = 20
 DASHBOARD_LISTS = ("your_turn", "handed", "waiting", "invitations", "lobby")
-STARTED_ON = "j M Y"  # a row's start, as the date filter writes it
+STARTED_ON = "DATE_FORMAT"  # a row's start: the site's date style (dizzysite/formats), a day alone
 
 
 def _list_of(seat: tuple[int, str, bool, bool, bool]) -> str:
@@ -144,7 +144,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "open_matches": open_matches,
         # A date a row, the format parsed once a page: naturaltime's "3 days, 4 hours ago" cost a tenth
         # of the page; the browser says it as "3 days ago" (static/js/site.js).
-        "started_on": PageDates(STARTED_ON),
+        "started_on": PageDates(formats.get_format(STARTED_ON)),
     }
     # Jinja2, as the boards: Django's template language drew these 60 rows in most of the page's time.
     return render(request, "games/dashboard.html", context, using="jinja2")
