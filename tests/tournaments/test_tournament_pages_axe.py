@@ -128,3 +128,27 @@ def test_a_tournament_page_fits_a_phone_with_its_standings(browser, live_server,
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert serious_violations(page) == []
         page.context.close()
+
+
+def test_the_tournament_list_fits_a_phone_in_dutch(browser, live_server, alice, bob, carol):
+    """Dutch words are longer: the running list's five columns were wider than a phone, and moved the
+    whole page sideways; a table wider than the page scrolls inside its own box."""
+    chosen = TournamentSettings(
+        name="Sunday Swiss",
+        game="solitaire-chess",
+        format=Tournament.Format.SWISS,
+        starts_at=timezone.now() + timedelta(days=1),
+        rounds=2,
+        min_entrants=2,
+    )
+    tournament = actions.do_create(bob, chosen)
+    for player in (alice, bob, carol):
+        actions.do_join(tournament.pk, player)
+    assert actions.do_organiser_start(tournament.pk, bob) == "started"
+    for path in ("/tournaments/", "/tournaments/organised/"):
+        page = page_as(browser, live_server, bob if "organised" in path else alice, width=390, locale="nl-NL")
+        page.goto(live_server.url + path)
+        assert "Sunday Swiss" in page.inner_text("main")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        assert serious_violations(page) == []
+        page.context.close()
