@@ -7,6 +7,7 @@ import pytest
 from games import actions
 from games.actions import SeatSpec
 from games.engines.registry import GAMES
+from games.models import Match
 from tests.helpers import start_match, user_to_act
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +92,18 @@ def test_a_running_row_names_whom_it_is_played_against(alice, bob, client_for):
     assert "Against alice, " in theirs[theirs.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
     dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Tegen " in dutch[dutch.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
+
+
+def test_a_finished_rows_end_is_followed_by_one_full_stop(alice, bob, client_for):
+    """The engines' ends are sentences ("... lives left."); the row went on with ". With bob": two."""
+    match = start_match(alice, [bob])
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED,
+        result={"winners": [0]},
+        end_reason="alice is the last player with lives left.",
+        end_reason_words={"msg": "{player} is the last player with lives left.", "args": {"player": "{p0}"}},
+    )
+    for language, sentence in (("en", "lives left. With bob"), ("nl", "nog levens. Met bob")):
+        page = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        row = page[page.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
+        assert sentence in row and ".." not in row, row
