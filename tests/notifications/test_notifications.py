@@ -112,6 +112,19 @@ def test_one_unread_turn_per_match_a_newer_replaces_the_older(alice, bob, on_com
     assert skip_reason(older) == "replaced by a newer one, or deleted"  # its email is sent no more
 
 
+def test_the_end_takes_an_unread_turn_out_of_the_inbox(alice, bob, client_for):
+    """After the end there is no turn to take: the inbox says the match is over, not "your turn"."""
+    match = start_match(alice, [bob])
+    for player in (alice, bob):
+        notify(match, player, Kind.YOUR_TURN, 3)
+    actions.do_adjudicate(match.pk, [0], "test")
+    unread = Notification.objects.filter(match=match, kind=Kind.YOUR_TURN, read_at__isnull=True)
+    assert not unread.exists()
+    assert Notification.objects.filter(match=match, recipient=bob, kind=Kind.FINISHED).exists()
+    inbox = client_for(bob).get("/inbox/").content.decode()
+    assert "It is your turn" not in inbox and f"#{match.pk}" in inbox
+
+
 def test_notify_twice_writes_one_row(alice, bob):
     match = start_match(alice, [bob])
     assert notify(match, bob, Kind.YOUR_TURN, 5) is not None
