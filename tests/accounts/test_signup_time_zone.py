@@ -4,6 +4,8 @@ default, never an error)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from accounts.forms import SignupForm
@@ -61,6 +63,12 @@ def test_a_browser_in_tokyo_signs_up_into_tokyos_zone(browser, live_server):
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.goto(live_server.url + "/accounts/signup/")
     assert page.input_value("input[name=time_zone]") == "Asia/Tokyo"
+    # The site's form: each field the column's width on a phone, in the page's type size.
+    width = page.evaluate("document.querySelector('input[name=username]').getBoundingClientRect().width")
+    assert (
+        width >= 360
+        and page.evaluate("getComputedStyle(document.querySelector('input[name=email]')).fontSize") == "16px"
+    )
     page.fill("input[name=username]", FIELDS["username"])
     page.fill("input[name=email]", FIELDS["email"])
     page.fill("input[name=password1]", FIELDS["password1"])
@@ -70,3 +78,12 @@ def test_a_browser_in_tokyo_signs_up_into_tokyos_zone(browser, live_server):
     context.close()
     assert User.objects.get(username="newbie").time_zone == "Asia/Tokyo"
     assert not errors
+
+
+@pytest.mark.parametrize("path", ["/accounts/signup/", "/accounts/login/"])
+def test_the_entrance_forms_are_the_sites_forms_with_a_primary_button(client, path):
+    """allauth's forms came unstyled: small fields beside their labels, a plain button."""
+    page = client.get(path).content.decode()
+    form = page[page.index(f'action="{path}"') :].split("</form>", 1)[0]
+    assert 'class="form entrance-form"' in form
+    assert re.search(r'type="submit"\s+class="primary"', form), form
