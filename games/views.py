@@ -23,7 +23,15 @@ from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.hints import hint_for
-from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat, others_names
+from games.models import (
+    GAME_NAMES,
+    SEAT_AND_USER_NAME_FIELDS,
+    USER_NAME_FIELDS,
+    Match,
+    Seat,
+    others_names,
+    seat_names,
+)
 from games.pictures import board_picture
 from games.presence import mark_watching
 from games.presenters import board_context, history_page, player_view
@@ -95,13 +103,14 @@ def _dashboard_lists(request: HttpRequest) -> tuple[dict[str, list[Match]], dict
 
 
 def _shown_matches(pks: list[int], user_id: int) -> dict[int, Match]:
-    """The shown matches by id, each with the names of the seats it is played against (`against`),
-    read from one query of their seats with their match and user: the same one query the matches
-    alone took, where prefetching the seats took a second."""
+    """The shown matches by id, each with the names of the seats it is played against (`against`)
+    and of the player who made it (`invited_by`, for an invitation), read from one query of their
+    seats with their match and user: the same one query the matches alone took, where prefetching
+    the seats took a second."""
     seats = (
         Seat.objects.filter(match_id__in=pks)
         .select_related("match", "user")
-        .only(*SEAT_AND_USER_NAME_FIELDS, *(f"match__{f}" for f in LIST_MATCH_FIELDS))
+        .only(*SEAT_AND_USER_NAME_FIELDS, *(f"match__{f}" for f in (*LIST_MATCH_FIELDS, "created_by")))
     )
     shown: dict[int, Match] = {}
     tables: dict[int, list[Seat]] = defaultdict(list)
@@ -110,6 +119,8 @@ def _shown_matches(pks: list[int], user_id: int) -> dict[int, Match]:
         tables[seat.match_id].append(seat)
     for pk, match in shown.items():
         match.against = others_names(tables[pk], user_id)
+        maker = [seat for seat in tables[pk] if seat.user_id == match.created_by_id != user_id]
+        match.invited_by = others_names(maker, user_id, names=seat_names(tables[pk]))[0] if maker else ""
     return shown
 
 

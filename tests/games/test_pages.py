@@ -107,3 +107,14 @@ def test_a_finished_rows_end_is_followed_by_one_full_stop(alice, bob, client_for
         page = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         row = page[page.index(f"/matches/{match.pk}/") :].split("</li>", 1)[0]
         assert sentence in row and ".." not in row, row
+
+
+def test_an_invitations_row_names_who_sent_it(alice, bob, client_for):
+    match = actions.create_match(
+        bob, "lizzy-ghosties", [SeatSpec("me"), SeatSpec("invite", "alice"), SeatSpec("bot", "normal")]
+    )
+    page = client_for(alice).get("/").content.decode()
+    invitations = page.split("Invitations</h2>")[1].split("</section>")[0]
+    assert f"/matches/{match.pk}/" in invitations and "Invited by bob" in invitations
+    dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Uitgenodigd door bob" in dutch
