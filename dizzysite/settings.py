@@ -58,7 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "dizzysite.static_files.StaticFilesMiddleware",  # WhiteNoise, quiet under ASGI
     # Pages compressed by the app, so the site is small without a proxy's help (static files are
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
     "live.middleware.GZipExceptEventsMiddleware",  # Django's, but event streams pass as they are
