@@ -118,3 +118,18 @@ def test_an_invitations_row_names_who_sent_it(alice, bob, client_for):
     assert f"/matches/{match.pk}/" in invitations and "Invited by bob" in invitations
     dutch = client_for(alice).get("/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Uitgenodigd door bob" in dutch
+
+
+def test_the_lobby_says_what_a_player_joins(alice, bob, client_for):
+    """The board of an open match said only that it waits: not its clock, options or seats."""
+    match = actions.create_match(
+        bob,
+        "dizzy-duo-battle",
+        [SeatSpec("me"), SeatSpec("open"), SeatSpec("bot", "random")],
+        options={"lives": 10, "lifeline": True},
+    )
+    page = client_for(alice).get(f"/matches/{match.pk}/").content.decode()
+    lobby = page.split('id="lobby-title"')[1].split("</section>")[0]
+    assert "This match: Daily: 1 day a turn, 5 reserve days; " in lobby and "2 of 3 seats taken." in lobby
+    dutch = client_for(alice).get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Deze partij: Dagelijks" in dutch and "2 van 3 plaatsen bezet." in dutch
