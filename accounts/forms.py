@@ -1,8 +1,9 @@
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.mfa.webauthn.forms import AddWebAuthnForm, EditWebAuthnForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import User, known_time_zone
 
 
 class ProfileForm(forms.ModelForm):
@@ -44,3 +45,14 @@ class RenamePasskeyForm(EditWebAuthnForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["name"].label = _("Name")
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form with the browser's time zone in a hidden field (static/js/time_zone.js
+    fills it), so a new player's first pages show their own clock. Without the script, or with a zone
+    this server does not know, the account gets the default zone; the profile changes it."""
+
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-browser-time-zone": ""}))
+
+    def clean_time_zone(self) -> str:
+        return known_time_zone(self.cleaned_data.get("time_zone", ""))

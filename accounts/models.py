@@ -18,11 +18,20 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
+DEFAULT_TIME_ZONE = "UTC"
+
+
+def known_time_zone(name: str) -> str:
+    """`name` where it is a zone the profile offers, else the default: a browser's zone comes as
+    the browser spells it, and an old or odd one must not fail a sign-up."""
+    return name if name in zoneinfo.available_timezones() else DEFAULT_TIME_ZONE
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Shown to other players instead of your username."
     )
-    time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+    time_zone = models.CharField(max_length=64, default=DEFAULT_TIME_ZONE, choices=time_zone_choices)
     # Vacation (issue: slow play): pauses the player's clocks in every slow match.
     vacation_started = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveIntegerField(default=0)

@@ -58,7 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "dizzysite.static_files.StaticFilesMiddleware",  # WhiteNoise, quiet under ASGI
     # Pages compressed by the app, so the site is small without a proxy's help (static files are
     # compressed by WhiteNoise). The CSRF token is masked per response, which defeats BREACH on it.
     "live.middleware.GZipExceptEventsMiddleware",  # Django's, but event streams pass as they are
@@ -171,6 +171,7 @@ ACCOUNT_RATE_LIMITS = {
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Dizzysite] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_ADAPTER = "notifications.adapter.AccountAdapter"  # allauth's emails go out like ours
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # the browser's time zone for a new account
 # Two-factor sign-in (allauth.mfa): time-based codes from an authenticator app, recovery codes, and
 # passkeys (WebAuthn), which also sign in on their own from the login page. WebAuthn checks that the
 # page's origin is https; only a development or test server on http://localhost is let off.

@@ -53,6 +53,13 @@ def seat_names(seats) -> dict[str, str]:
     }
 
 
+def others_names(seats: list[Seat], user_id: int, *, names: dict[str, str] | None = None) -> list[str]:
+    """The names of the seats not the user's, as every page names them (seat_names: two Normal bots
+    at one table say their seats); `names` are those of the whole table when `seats` are a part."""
+    names = seat_names(seats) if names is None else names
+    return [names[f"p{seat.number}"] for seat in seats if seat.user_id != user_id]
+
+
 class TimeControl:
     """Presets of ruling ALL-1: seconds per turn, reserve periods and the length of one period."""
 
@@ -196,12 +203,13 @@ class Match(models.Model):
 
     def others_names(self, user_id: int) -> list[str]:
         """The other seats' names, for a list's row (the seats prefetched by the list)."""
-        return [seat.public_name for seat in self.seats.all() if seat.user_id != user_id]
+        return others_names(list(self.seats.all()), user_id)
 
     def winner_names(self, user_id: int) -> list[str]:
         """Who won, by name ("you" left out: won_by_you says it), for a finished match's row."""
         winners = set((self.result or {}).get("winners") or [])
-        return [s.public_name for s in self.seats.all() if s.number in winners and s.user_id != user_id]
+        seats = list(self.seats.all())
+        return others_names([s for s in seats if s.number in winners], user_id, names=seat_names(seats))
 
     def won_by_you(self, user_id: int) -> bool:
         winners = set((self.result or {}).get("winners") or [])

@@ -241,6 +241,8 @@ def lobby_choices(match: Match, engine, seats: list[Seat], user) -> dict[str, An
         "invited": mine is not None and not mine.accepted,
         "invited_by": creator.public_name if creator is not None and mine is not None and not mine.accepted else "",
         "can_join": mine is None and has_open,
+        # What a player joins: the clock, the options that differ from the game's, the seats taken.
+        "terms": match.offer_words(),
         "can_leave": mine is not None and not is_creator,
         "leave_label": _("Decline the invitation") if mine is not None and not mine.accepted else _("Leave the match"),
         "can_cancel": is_creator,

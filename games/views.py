@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import defaultdict
 
 from django.conf import settings
 from django.contrib import messages
@@ -12,7 +13,7 @@ from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_object
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -23,7 +24,15 @@ from games.clock import is_live
 from games.engines.registry import available_engines, get_spec
 from games.forms import FillSeatForm, MatchForm, challenge_initial
 from games.hints import hint_for
-from games.models import GAME_NAMES, SEAT_AND_USER_NAME_FIELDS, USER_NAME_FIELDS, Match, Seat
+from games.models import (
+    GAME_NAMES,
+    SEAT_AND_USER_NAME_FIELDS,
+    USER_NAME_FIELDS,
+    Match,
+    Seat,
+    others_names,
+    seat_names,
+)
 from games.pictures import rules_pictures
 from games.presence import mark_watching
 from games.presenters import board_context, history_page, player_view
@@ -56,7 +65,7 @@ LIST_SEAT_FIELDS = [
 # the same size as one in 20 (rendering 220 rows was most of the page's time).
 DASHBOARD_PAGE = 20
 DASHBOARD_LISTS = ("your_turn", "handed", "waiting", "invitations", "lobby")
-STARTED_ON = "j M Y"  # a row's start, as the date filter writes it
+STARTED_ON = "DATE_FORMAT"  # a row's start: the site's date style (dizzysite/formats), a day alone
 
 
 def _list_of(seat: tuple[int, str, bool, bool, bool]) -> str:
@@ -90,8 +99,30 @@ def _dashboard_lists(request: HttpRequest) -> tuple[dict[str, list[Match]], dict
         if len(found) > DASHBOARD_PAGE:
             more[name] = found[DASHBOARD_PAGE - 1]
         ids[name] = found[:DASHBOARD_PAGE]
-    shown = Match.objects.only(*LIST_MATCH_FIELDS).in_bulk([pk for found in ids.values() for pk in found])
+    shown = _shown_matches([pk for found in ids.values() for pk in found], request.user.pk)
     return {name: [shown[pk] for pk in found] for name, found in ids.items()}, more, turn_count
+
+
+def _shown_matches(pks: list[int], user_id: int) -> dict[int, Match]:
+    """The shown matches by id, each with the names of the seats it is played against (`against`)
+    and of the player who made it (`invited_by`, for an invitation), read from one query of their
+    seats with their match and user: the same one query the matches alone took, where prefetching
+    the seats took a second."""
+    seats = (
+        Seat.objects.filter(match_id__in=pks)
+        .select_related("match", "user")
+        .only(*SEAT_AND_USER_NAME_FIELDS, *(f"match__{f}" for f in (*LIST_MATCH_FIELDS, "created_by")))
+    )
+    shown: dict[int, Match] = {}
+    tables: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats if pks else []:
+        shown.setdefault(seat.match_id, seat.match)
+        tables[seat.match_id].append(seat)
+    for pk, match in shown.items():
+        match.against = others_names(tables[pk], user_id)
+        maker = [seat for seat in tables[pk] if seat.user_id == match.created_by_id != user_id]
+        match.invited_by = others_names(maker, user_id, names=seat_names(tables[pk]))[0] if maker else ""
+    return shown
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -125,7 +156,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "open_matches": open_matches,
         # A date a row, the format parsed once a page: naturaltime's "3 days, 4 hours ago" cost a tenth
         # of the page; the browser says it as "3 days ago" (static/js/site.js).
-        "started_on": PageDates(STARTED_ON),
+        "started_on": PageDates(formats.get_format(STARTED_ON)),
     }
     # Jinja2, as the boards: Django's template language drew these 60 rows in most of the page's time.
     return render(request, "games/dashboard.html", context, using="jinja2")

@@ -1,9 +1,9 @@
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 
+from accounts.adapter import AccountAdapter as AccountsAdapter
 from games.queue import queue_on_commit
 
 SITE_NAME = "Dizzysite"
@@ -22,7 +22,7 @@ def this_site() -> Site:
     return Site(SITE_NAME, urlsplit(settings.SITE_URL).netloc)
 
 
-class AccountAdapter(DefaultAccountAdapter):
+class AccountAdapter(AccountsAdapter):
     """allauth's emails (verification, password reset) are rendered here and sent by the worker, the way
     the site's own emails are (so it lives in notifications, and accounts imports no email code)."""
 

@@ -23,7 +23,7 @@ from games.events import (
 from games.models import Seat
 from games.presence import is_watching
 from notifications.models import Kind, Notification
-from notifications.service import notify, notify_all
+from notifications.service import notify, notify_all, replace_unread_turns
 
 
 def _is_player(seat: Seat) -> bool:
@@ -31,9 +31,14 @@ def _is_player(seat: Seat) -> bool:
 
 
 def on_match_finished(event: MatchFinished) -> None:
-    """Every player hears of the end, however it came (an abort too), but the one who aborted it."""
+    """Every player hears of the end, however it came (an abort too), but the one who aborted it. An
+    unread "your turn" of the match leaves the inbox: there is no turn to take any more, and the end
+    is the news."""
     for seat in event.seats:
-        if _is_player(seat) and seat.user_id != event.quiet_user_id:
+        if not _is_player(seat):
+            continue
+        replace_unread_turns(event.match, seat.user)
+        if seat.user_id != event.quiet_user_id:
             notify(event.match, seat.user, Kind.FINISHED, event.version)
 
 

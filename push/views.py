@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
@@ -30,7 +30,9 @@ from push.models import PushSubscription
 from push.payloads import SEEN_SALT
 
 INBOX_SIZE = 50
-INBOX_TIME = "D j M, H:i"  # a row's time, as the date filter writes it
+# A row's time in the site's one date style (dizzysite/formats), in the reader's language and zone:
+# "Mon 29 Nov, 19:17 CET", "ma 29 nov, 19:17 CET".
+INBOX_TIME = "SHORT_DATETIME_FORMAT"
 # What an inbox row shows and links to (jinja2_templates/push/inbox.html, Notification.subject_name and
 # get_absolute_url): the other columns of the row and its match, tournament or championship are not read.
 INBOX_ROW_FIELDS = [
@@ -133,7 +135,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         "newest": Notification.objects.filter(recipient=request.user).aggregate(newest=Max("pk"))["newest"],
         "muted": muted,
         "muted_ids": {mute.match_id for mute in muted},
-        "row_time": PageDates(INBOX_TIME),
+        "row_time": PageDates(formats.get_format(INBOX_TIME)),
     }
     # Jinja2, like the board pages: the Django template's rendering was most of the page's time.
     return render(request, "push/inbox.html", context, using="jinja2")

@@ -209,3 +209,18 @@ def test_every_writer_raises_the_revision_by_one_from_what_is_stored(match, alic
     actions.save_board_change(second, fields=[])
     assert (first.revision, second.revision) == (start + 1, start + 2)
     assert Match.objects.get(pk=match.pk).revision == start + 2
+
+
+@pytest.mark.parametrize(("language", "written"), [("en", "Sun 1 Mar, 22:05 NZDT"), ("nl", "zo 1 mrt, 22:05 NZDT")])
+def test_a_chat_line_says_when_in_the_sites_date_style(alice, bob, client_for, language, written):
+    """The chat wrote "1 Mar 22:05" of its own, in no zone and with an English capital in Dutch."""
+    import zoneinfo
+    from datetime import datetime
+
+    bob.language, bob.time_zone = language, "Pacific/Auckland"
+    bob.save()
+    match = start_match(alice, [bob])
+    client_for(alice).post(f"/matches/{match.pk}/chat/", {"text": "good luck"})
+    ChatMessage.objects.update(created=datetime(2026, 3, 1, 9, 5, tzinfo=zoneinfo.ZoneInfo("UTC")))
+    page = client_for(bob).get(f"/matches/{match.pk}/").content.decode()
+    assert f'<span class="muted">{written}</span>: good luck' in page

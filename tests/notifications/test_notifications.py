@@ -69,6 +69,32 @@ def test_your_turn_email_after_the_move_with_links_and_unsubscribe(alice, bob, o
     assert match.seed not in message.body and match.seed not in html
 
 
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_turn_emails_deadline_is_in_the_sites_date_style_language_and_zone(alice, bob, on_commit, language):
+    """The email says "move by" as the board, the inbox and the push do: SHORT_DATETIME_FORMAT of
+    dizzysite/formats, in the reader's language and zone (it wrote its own "D j M, H:i e")."""
+    import zoneinfo
+
+    from django.template.defaultfilters import date as date_filter
+    from django.utils import translation
+
+    for player in (alice, bob):
+        player.language, player.time_zone = language, "Pacific/Auckland"
+        player.save()
+    match = start_match(alice, [bob])
+    mail.outbox.clear()
+    with on_commit():
+        _, next_seat = move_once(match)
+    next_seat.refresh_from_db()
+    with translation.override(language):
+        moment = date_filter(
+            next_seat.deadline.astimezone(zoneinfo.ZoneInfo("Pacific/Auckland")), "SHORT_DATETIME_FORMAT"
+        )
+    assert moment.endswith(("NZDT", "NZST"))
+    message = mail.outbox[-1]
+    assert moment in message.body and moment in message.alternatives[0][0]
+
+
 def test_no_turn_email_while_the_player_looks_at_the_board(alice, bob, client_for, on_commit):
     match = start_match(alice, [bob])
     match.refresh_from_db()
@@ -110,6 +136,19 @@ def test_one_unread_turn_per_match_a_newer_replaces_the_older(alice, bob, on_com
     from notifications.context import skip_reason
 
     assert skip_reason(older) == "replaced by a newer one, or deleted"  # its email is sent no more
+
+
+def test_the_end_takes_an_unread_turn_out_of_the_inbox(alice, bob, client_for):
+    """After the end there is no turn to take: the inbox says the match is over, not "your turn"."""
+    match = start_match(alice, [bob])
+    for player in (alice, bob):
+        notify(match, player, Kind.YOUR_TURN, 3)
+    actions.do_adjudicate(match.pk, [0], "test")
+    unread = Notification.objects.filter(match=match, kind=Kind.YOUR_TURN, read_at__isnull=True)
+    assert not unread.exists()
+    assert Notification.objects.filter(match=match, recipient=bob, kind=Kind.FINISHED).exists()
+    inbox = client_for(bob).get("/inbox/").content.decode()
+    assert "It is your turn" not in inbox and f"#{match.pk}" in inbox
 
 
 def test_notify_twice_writes_one_row(alice, bob):

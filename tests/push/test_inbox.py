@@ -236,14 +236,15 @@ def reversals(c, url: str, monkeypatch) -> tuple[int, str]:
 def expected_row(row: Notification, muted: set[int], before: int) -> str:
     """An inbox row as the player gets it: its link, time in their zone and forms, each form keeping
     the page (`before`), each button naming its entry to a screen reader."""
-    from django.utils import dateformat, timezone
+    from django.template.defaultfilters import date as date_filter
+    from django.utils import timezone
 
     keep = f'<input type="hidden" name="before" value="{before}">'
     name, label = f"Solitaire Chess #{row.match_id}", row.kind_label
     new = row.read_at is None
     html = '<span class="badge">New</span>' if new else ""  # found rows lose the blanks between tags
     html += f'<a href="/matches/{row.match_id}/">{label}: {name}</a>'
-    html += f'<span class="muted">{dateformat.format(timezone.localtime(row.created), "D j M, H:i")}</span>'
+    html += f'<span class="muted">{date_filter(timezone.localtime(row.created), "SHORT_DATETIME_FORMAT")}</span>'
     html += '<span class="inbox-actions">'
     if new:
         html += f'<form method="post" action="/inbox/{row.pk}/read/" class="inline"><csrf>{keep}'
@@ -307,12 +308,14 @@ def test_an_inbox_page_reverses_its_addresses_once_and_shows_each_row_whole(alic
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_rows_time_is_written_as_the_date_filter_writes_it(language):
-    """The inbox writes its rows' times itself (names translated once a page), exactly as
-    Django's date filter "D j M, H:i" in the viewer's zone, through a year of days and hours."""
+    """The inbox writes its rows' times itself (names translated once a page), exactly as Django's
+    date filter writes the site's one short date style (dizzysite/formats) in the viewer's language
+    and zone, through a year of days and hours."""
     import zoneinfo
     from datetime import datetime, timedelta
 
-    from django.utils import dateformat, timezone
+    from django.template.defaultfilters import date as date_filter
+    from django.utils import formats, timezone
 
     from dizzysite.dates import PageDates
     from push.views import INBOX_TIME
@@ -320,7 +323,27 @@ def test_a_rows_time_is_written_as_the_date_filter_writes_it(language):
     start = datetime(2026, 1, 1, 0, 7, tzinfo=zoneinfo.ZoneInfo("UTC"))
     moments = [start + timedelta(hours=11 * n, minutes=n) for n in range(800)]
     with translation.override(language), timezone.override(zoneinfo.ZoneInfo("America/St_Johns")):
-        written = PageDates(INBOX_TIME)
-        expected = [dateformat.format(timezone.localtime(moment), "D j M, H:i") for moment in moments]
+        written = PageDates(formats.get_format(INBOX_TIME))
+        expected = [date_filter(timezone.localtime(moment), "SHORT_DATETIME_FORMAT") for moment in moments]
         assert [written(moment) for moment in moments] == expected
     assert len({text.split()[2] for text in expected}) == 12 and len({text.split()[0] for text in expected}) == 7
+    assert {text.split()[-1] for text in expected} == {"NST", "NDT"}  # the zone, as the board's times say it
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", "Sun 1 Mar, 22:05 NZDT"), ("nl", "zo 1 mrt, 22:05 NZDT")],
+)
+def test_the_inbox_writes_its_times_in_the_sites_style_language_and_zone(alice, bob, client_for, language, written):
+    """The site's one date style: Dutch names its days and months in Dutch, the month small."""
+    import zoneinfo
+    from datetime import datetime
+
+    bob.time_zone, bob.language = "Pacific/Auckland", language
+    bob.save()
+    row = Notification.objects.create(match=start_match(alice, [bob]), recipient=bob, kind=Kind.YOUR_TURN, turn=1)
+    Notification.objects.filter(pk=row.pk).update(created=datetime(2026, 3, 1, 9, 5, tzinfo=zoneinfo.ZoneInfo("UTC")))
+    page = client_for(bob).get("/inbox/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<span class="muted">{written}</span>' in page
+    if language == "nl":
+        assert "Mar" not in page.split('<ul class="inbox">')[1].split("</ul>")[0]

@@ -35,6 +35,10 @@ def test_arrow_keys_step_through_a_replay(browser, live_server, alice, bob):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
     assert not errors, errors  # a CSP refusal would show here
+    # The move numbers are the list's markers, in its padding: a long match's "609." was cut at the left.
+    # "1000." is five characters of about half an em, and the marker's gap: 3.2 em at least.
+    style = "getComputedStyle(document.querySelector('.replay-history'))"
+    assert page.evaluate(f"parseFloat({style}.paddingLeft) >= 3.2 * parseFloat({style}.fontSize)")
     nojs = browser.new_context(java_script_enabled=False).new_page()
     nojs.goto(f"{live_server.url}/matches/{match.pk}/replay/?at=0")
     nojs.click("a[rel=next]")

@@ -143,3 +143,21 @@ def test_hostile_values_in_the_new_pages_are_never_a_500(alice, bob, client_for)
         if c.post(f"/matches/{number}/rematch/").status_code >= 500:
             failures.append(f"POST rematch {number[:10]}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    ("reason", "language", "written"),
+    [
+        ("out of lives", "en", "alice, bob. Out of lives.</p>"),
+        ("geen levens meer", "nl", "alice, bob. Geen levens meer.</p>"),
+    ],
+)
+def test_a_replays_first_line_ends_as_a_sentence(alice, bob, client_for, reason, language, written):
+    """Some engines' ends are phrases: after the players' names they read as a sentence of their own."""
+    from games.models import Match
+
+    match = start_match(alice, [bob], game="doubting-flower-field")
+    actions.do_adjudicate(match.pk, [0], "test")
+    Match.objects.filter(pk=match.pk).update(end_reason=reason, end_reason_words={})
+    page = client_for(alice).get(f"/matches/{match.pk}/replay/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert written in page

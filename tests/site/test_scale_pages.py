@@ -65,6 +65,21 @@ def test_the_dashboard_reads_the_same_queries_however_many_matches_finished(alic
     assert all(f"/matches/{m.pk}/" in page for m in more)
 
 
+def test_the_dashboard_names_the_opponents_of_its_running_rows_in_the_query_of_their_matches(
+    alice, bob, carol, client_for
+):
+    """A running row names whom it is played against: the seats and their users come with the
+    matches, in the one query that read the matches alone, not in a second one."""
+    c = client_for(alice)
+    none, _ = queries_of(c, "/")
+    for _ in range(3):
+        start_match(alice, [bob, carol], game="dizzy-duo-battle")
+    running, page = queries_of(c, "/")
+    assert running == none + 1  # the running rows' one query
+    assert page.count("Against bob, carol") + page.count("Against carol, bob") == 3
+    assert "alice" not in page.split("Your turn (")[1].split("Invitations")[0]
+
+
 def test_the_dashboards_rows_translate_their_own_status_only(alice, bob, client_for):
     """Get_status_display translated all five statuses' labels for each of the 60 rows; a
     finished match's names are read from the seats and users' few columns they need."""
@@ -440,4 +455,4 @@ def test_the_dashboards_rows_write_their_start_as_a_date_in_the_page_language(al
     alice.language = "nl"
     alice.save()
     page = client_for(alice).get("/").content.decode()
-    assert '<time class="ago" datetime="2026-03-05T23:30:00+00:00">6 Mrt 2026</time>' in page
+    assert '<time class="ago" datetime="2026-03-05T23:30:00+00:00">6 mrt 2026</time>' in page

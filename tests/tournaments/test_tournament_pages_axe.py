@@ -128,3 +128,36 @@ def test_a_tournament_page_fits_a_phone_with_its_standings(browser, live_server,
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert serious_violations(page) == []
         page.context.close()
+
+
+def test_the_tournament_list_fits_a_phone_in_dutch(browser, live_server, alice, bob, carol):
+    """Dutch words are longer: the running list's five columns were wider than a phone, and moved the
+    whole page sideways; a table wider than the page scrolls inside its own box. The lists' and the
+    tournament's tables are ruled (they were the browser's bare tables)."""
+    chosen = TournamentSettings(
+        name="Sunday Swiss",
+        game="solitaire-chess",
+        format=Tournament.Format.SWISS,
+        starts_at=timezone.now() + timedelta(days=1),
+        rounds=2,
+        min_entrants=2,
+    )
+    tournament = actions.do_create(bob, chosen)
+    for player in (alice, bob, carol):
+        actions.do_join(tournament.pk, player)
+    assert actions.do_organiser_start(tournament.pk, bob) == "started"
+    for path in ("/tournaments/", "/tournaments/organised/"):
+        page = page_as(browser, live_server, bob if "organised" in path else alice, width=390, locale="nl-NL")
+        page.goto(live_server.url + path)
+        assert "Sunday Swiss" in page.inner_text("main")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        assert serious_violations(page) == []
+        # Drawn as the tournament page's tables are (static/css/tournaments.css): ruled heads.
+        head = "getComputedStyle(document.querySelector('table.tournaments thead th')).borderBottomWidth"
+        assert page.evaluate(head) == "2px", path
+        page.context.close()
+    page = page_as(browser, live_server, alice, width=1280)
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    assert page.evaluate("getComputedStyle(document.querySelector('table.standings td')).borderBottomStyle") == "solid"
+    assert page.evaluate("getComputedStyle(document.querySelector('.tournament-facts')).display") == "grid"
+    page.context.close()
