@@ -182,8 +182,25 @@ def start_uvicorn(env: dict[str, str], port: int, workers: int, log_path: Path, 
         except OSError:
             pass
         time.sleep(0.2)
-    web_server.stop_gunicorn(process)
+    stop_uvicorn(process)
     raise RuntimeError(f"uvicorn did not answer within 30 s:\n{log_path.read_text()[-3000:]}")
+
+
+def stop_uvicorn(process: subprocess.Popen | None) -> None:
+    """Stop uvicorn and its worker processes: the whole process group it leads (start_new_session),
+    so that no worker outlives a master that had to be killed."""
+    if process is None or process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # whatever of the group is left
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 class Server:
@@ -574,7 +591,7 @@ def main(opts: Options) -> dict[str, Any]:
     finally:
         if server is not None:
             server.close()
-        web_server.stop_gunicorn(process)
+        stop_uvicorn(process)
         shutil.rmtree(var_dir, ignore_errors=True)
 
 
