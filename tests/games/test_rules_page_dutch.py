@@ -16,7 +16,6 @@ from games.pictures import rules_pictures
 
 pytestmark = pytest.mark.django_db
 
-LOCALE_MIDDLEWARE = "django.middleware.locale.LocaleMiddleware"
 
 # A few words each Dutch page must hold, and a few of its English page's words it must not.
 DUTCH_WORDS = {
@@ -49,17 +48,6 @@ ENGLISH_WORDS = {
 ENGLISH_GLUE = re.compile(r"\b(the|and|you|your|with|when|which|players?|turns?|cards?)\b", re.IGNORECASE)
 RULING_ID = re.compile(r"\b(?:LZ|DD|LG|FF|SC|ALL)-\d+\b")
 ARTICLE = re.compile(r'<article class="rules panel"[^>]*>.*?</article>', re.DOTALL)
-
-
-@pytest.fixture
-def locale_middleware(settings):
-    """Accept-Language is read by LocaleMiddleware; make sure it runs, whatever the settings hold now."""
-    if LOCALE_MIDDLEWARE not in settings.MIDDLEWARE:
-        middleware = list(settings.MIDDLEWARE)
-        middleware.insert(
-            middleware.index("django.contrib.sessions.middleware.SessionMiddleware") + 1, LOCALE_MIDDLEWARE
-        )
-        settings.MIDDLEWARE = middleware
 
 
 def article(html: str) -> str:

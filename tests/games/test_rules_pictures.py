@@ -13,11 +13,11 @@ import pytest
 from games.engines.registry import SPECS
 from games.pictures import MINUTE, board_picture, rules_pictures
 
-pytestmark = pytest.mark.django_db
+# Accept-Language picks each page's language (the fixture in conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locale_middleware")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = sorted(slug for slug, spec in SPECS.items() if spec.tutorial is not None)
-LOCALE_MIDDLEWARE = "django.middleware.locale.LocaleMiddleware"
 IDS = re.compile(r'\sid="([^"]+)"')
 REFERENCES = re.compile(r'(?:aria-labelledby|aria-describedby|aria-controls|for)="([^"]+)"')
 FRAGMENTS = re.compile(r'(?:href="#|url\(#)([^")]+)')
@@ -26,17 +26,6 @@ FIGURE = re.compile(
     r"<figcaption>(.*?)</figcaption>\s*</figure>",
     re.DOTALL,
 )
-
-
-@pytest.fixture(autouse=True)
-def locale_middleware(settings):
-    """Accept-Language is read by LocaleMiddleware; make sure it runs, whatever the settings hold now."""
-    if LOCALE_MIDDLEWARE not in settings.MIDDLEWARE:
-        middleware = list(settings.MIDDLEWARE)
-        middleware.insert(
-            middleware.index("django.contrib.sessions.middleware.SessionMiddleware") + 1, LOCALE_MIDDLEWARE
-        )
-        settings.MIDDLEWARE = middleware
 
 
 def page(client, slug: str, language: str) -> str:
