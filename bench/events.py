@@ -236,27 +236,23 @@ class Server:
                 total += (int(fields[11]) + int(fields[12])) / self.tick
         return total
 
-    def rss_mb(self) -> float:
+    def status_total(self, name: str) -> int:
+        """A field of /proc/<pid>/status (VmRSS in KB, Threads), summed over the web processes."""
         total = 0
         for pid in self.web_pids():
             try:
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-            except OSError:
-                pass
-        return total / 1024
-
-    def threads(self) -> int:
-        total = 0
-        for pid in self.web_pids():
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("Threads:"):
+                    if line.startswith(f"{name}:"):
                         total += int(line.split()[1])
             except OSError:
                 pass
         return total
+
+    def rss_mb(self) -> float:
+        return self.status_total("VmRSS") / 1024
+
+    def threads(self) -> int:
+        return self.status_total("Threads")
 
     def close(self) -> None:
         self.conn.close()
