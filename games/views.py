@@ -119,9 +119,10 @@ def _shown_matches(pks: list[int], user_id: int) -> dict[int, Match]:
         shown.setdefault(seat.match_id, seat.match)
         tables[seat.match_id].append(seat)
     for pk, match in shown.items():
-        match.against = others_names(tables[pk], user_id)
+        names = seat_names(tables[pk])
+        match.against = others_names(tables[pk], user_id, names=names)
         maker = [seat for seat in tables[pk] if seat.user_id == match.created_by_id != user_id]
-        match.invited_by = others_names(maker, user_id, names=seat_names(tables[pk]))[0] if maker else ""
+        match.invited_by = others_names(maker, user_id, names=names)[0] if maker else ""
     return shown
 
 
