@@ -38,19 +38,18 @@ REPO = BENCH.parent
 BOT_BENCH_TIMEOUT = 900  # seconds per bench_*.py script, so `make bench` always ends
 
 
+def child_env(env: dict[str, str]) -> dict[str, str]:
+    """`env` for a benchmark script run from the repository: the repository on its PYTHONPATH."""
+    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))}
+
+
 def run_bot_benches(env: dict[str, str]) -> list[str]:
     """Run bench/bench_*.py one after another, output straight through; return the failures."""
     failures = []
-    env = dict(env)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    env = child_env(env)
     for script in sorted(BENCH.glob("bench_*.py")):
         print(f"\n=== {script.relative_to(REPO)} ===", flush=True)
-        try:
-            code = subprocess.run(
-                [sys.executable, str(script)], cwd=REPO, env=env, timeout=BOT_BENCH_TIMEOUT
-            ).returncode
-        except subprocess.TimeoutExpired:
-            code = "timeout"
+        code, _output = run_child([sys.executable, str(script)], env, BOT_BENCH_TIMEOUT)
         if code != 0:
             print(f"=== {script.name} failed: exit {code} ===", flush=True)
             failures.append(f"{script.name}: exit {code}")
@@ -59,15 +58,11 @@ def run_bot_benches(env: dict[str, str]) -> list[str]:
 
 def run_short_ladder(env: dict[str, str]) -> list[str]:
     """A short run of the bot ladder (bench/ladder.py --short; `make ladder` for the full one)."""
-    env = dict(env)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    env = child_env(env)
     print("\n=== bench/ladder.py --short ===", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, str(BENCH / "ladder.py"), "--short", "--out", str(Path(folder) / "ladder.jsonl")]
-        try:
-            code = subprocess.run(command, cwd=REPO, env=env, timeout=BOT_BENCH_TIMEOUT).returncode
-        except subprocess.TimeoutExpired:
-            code = "timeout"
+        code, _output = run_child(command, env, BOT_BENCH_TIMEOUT)
     return [] if code == 0 else [f"ladder.py --short: exit {code}"]
 
 
@@ -109,8 +104,7 @@ def run_child(command: list[str], env: dict[str, str], timeout: float) -> tuple[
 def run_events_bench(env: dict[str, str], options: list[str], title: str = "bench/events.py") -> dict[str, Any]:
     """bench/events.py in its own process (it sets Django up with its own database), output straight
     through; its figures are its last line."""
-    env = dict(env)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    env = child_env(env)
     print(f"\n=== {title} ===", flush=True)
     code, output = run_child([sys.executable, str(BENCH / "events.py"), *options], env, EVENTS_TIMEOUT)
     lines = output.strip().splitlines()
