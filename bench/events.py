@@ -168,8 +168,9 @@ def start_uvicorn(env: dict[str, str], port: int, workers: int, log_path: Path, 
         os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - set(cores))
     command += ["--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"]
     # No persistent connections under ASGI (Django's advice): a request's thread ends with the request,
-    # and a connection it kept would linger until collected.
-    env = {**env, "DATABASE_CONN_MAX_AGE": "0"}
+    # and a connection it kept would linger until collected; a pool a process lends them instead, as
+    # in production (docs/production.md).
+    env = {**env, "DATABASE_CONN_MAX_AGE": "0", "DATABASE_POOL_SIZE": "20"}
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
     deadline = time.monotonic() + 30

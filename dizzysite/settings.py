@@ -116,6 +116,15 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Under ASGI a request runs in a thread of its own and must not keep its connection (CONN_MAX_AGE=0),
+# so each request connected anew: a pool per process (DATABASE_POOL_SIZE connections at most, psycopg's)
+# lends them instead. A request that waits longer than DATABASE_POOL_WAIT for one is answered 503.
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
+if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": env_int("DATABASE_POOL_WAIT", 10)}
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite drops the covering indexes' INCLUDE columns (PostgreSQL's, for speed at scale): nothing to
     # do about it on one machine, and the warning at every start of `make run` only alarmed newcomers.
@@ -128,10 +137,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 # The cache holds who is looking at which board (games/presence.py), so it must be shared by the web
-# processes and the workers: Redis in production, files under var/ on one machine.
+# processes and the workers: Redis in production (one connection pool a process, dizzysite.redis_cache),
+# files under var/ on one machine.
 _cache_url = env_str("CACHE_URL", "")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+    "default": {"BACKEND": "dizzysite.redis_cache.SharedPoolRedisCache", "LOCATION": _cache_url}
     if _cache_url
     else {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "cache")}
 }

@@ -1,0 +1,45 @@
+"""Django's Redis cache with one connection pool per server process.
+
+Django keeps a cache object per thread and, under ASGI, per request (its handler runs each request
+in a context of its own), and each object makes its own connection pool: every request, and every
+open stream's heartbeat, connected to Redis anew and left the connection to the garbage collector.
+Here every cache object of a process draws on the same bounded pool, which waits for a free
+connection (up to POOL_WAIT_S) instead of opening more than POOL_SIZE.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+POOL_SIZE = 32  # connections a process keeps; a cache call holds one for a round trip
+POOL_WAIT_S = 2.0
+
+_pools: dict[tuple[str, str], Any] = {}
+_pools_lock = threading.Lock()
+
+
+class SharedPoolClient(RedisCacheClient):
+    def _get_connection_pool(self, write: bool) -> Any:
+        server = self._servers[self._get_connection_pool_index(write)]
+        key = (server, repr(sorted(self._pool_options.items(), key=lambda item: item[0])))
+        with _pools_lock:
+            if key not in _pools:
+                _pools[key] = self._lib.BlockingConnectionPool.from_url(
+                    server, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, **self._pool_options
+                )
+            return _pools[key]
+
+
+class SharedPoolRedisCache(RedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = SharedPoolClient
+
+
+def connection_pools() -> list[Any]:
+    """This process's pools (for the tests)."""
+    with _pools_lock:
+        return list(_pools.values())
