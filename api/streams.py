@@ -159,9 +159,7 @@ class Streams:
             stream.ended = stream in gone
             stream.missed = current.get(stream.match_id or 0, 0)
             stream.wake(BEAT)
-        for stream in streams:  # one at a time: a burst would open as many Redis connections
-            if stream.slot is not None and not stream.ended:
-                await limits.renew(stream.user_id, stream.slot)
+        await limits.renew_many([(s.user_id, s.slot) for s in streams if s.slot is not None and not s.ended])
 
 
 _streams: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Streams] = weakref.WeakKeyDictionary()

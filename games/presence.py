@@ -20,5 +20,11 @@ def mark_watching(match_id: int, user_id: int) -> None:
     cache.set(_key(match_id, user_id), 1, PRESENCE_SECONDS)
 
 
+def mark_watching_many(pairs: list[tuple[int, int]]) -> None:
+    """Mark each (match, user) at once: the open streams' heartbeats, one round trip for all."""
+    if pairs:
+        cache.set_many({_key(match_id, user_id): 1 for match_id, user_id in pairs}, PRESENCE_SECONDS)
+
+
 def is_watching(match_id: int, user_id: int) -> bool:
     return cache.get(_key(match_id, user_id)) is not None

@@ -82,22 +82,25 @@ async def claim(user_id: int) -> str | None:
     return token
 
 
-async def renew(user_id: int, token: str) -> None:
+async def renew_many(slots: list[tuple[int, str]]) -> None:
+    """Renew these (user, token) slots: the heartbeats of many streams, in one round trip."""
     expires = time.time() + slot_seconds()
     redis = _redis()
     if redis is None:
         with _local_lock:
-            _local.setdefault(user_id, {})[token] = expires
+            for user_id, token in slots:
+                _local.setdefault(user_id, {})[token] = expires
         return
     client, prefix = redis
-    key = f"{prefix}streams:{user_id}"
     try:
         async with client.pipeline(transaction=False) as pipe:
-            pipe.zadd(key, {token: expires})
-            pipe.expire(key, int(slot_seconds()) + 1)
+            for user_id, token in slots:
+                key = f"{prefix}streams:{user_id}"
+                pipe.zadd(key, {token: expires})
+                pipe.expire(key, int(slot_seconds()) + 1)
             await pipe.execute()
-    except Exception:  # Redis away for a moment: the stream goes on, its slot may lapse meanwhile
-        log.warning("live: could not renew a stream's slot", exc_info=True)
+    except Exception:  # Redis away for a moment: the streams go on, their slots may lapse meanwhile
+        log.warning("live: could not renew the streams' slots", exc_info=True)
 
 
 async def arelease(user_id: int, token: str) -> None:

@@ -36,7 +36,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from games.presence import mark_watching
+from games.presence import mark_watching_many
 from live import limits
 from live.broadcast import (
     LOBBY_CHANNEL,
@@ -70,17 +70,14 @@ def last_seen(request: HttpRequest) -> int | None:
 
 
 class Stream:
-    """One open stream of a signed-in user: its slot, its session, and the checks at each heartbeat."""
+    """One open stream of a signed-in user: its slot, its session, the boards its player is at, and
+    its heartbeat."""
 
-    def __init__(self, request: HttpRequest, user: Any, token: str) -> None:
-        self.user_id = user.pk
-        self.session_key = request.session.session_key
+    def __init__(self, user_id: int, session_key: str | None, token: str) -> None:
+        self.user_id = user_id
+        self.session_key = session_key
         self.token = token
-
-    async def still_allowed(self) -> bool:
-        if not self.session_key:
-            return False
-        return await checks().allowed(self.session_key, self.user_id)
+        self.watching: list[int] = []  # the boards it shows: their player is marked as at them
 
     def closes(self, message: Message) -> bool:
         """A "close" for this user: every stream of theirs (a ban), or this session's (a logout)."""
@@ -92,10 +89,9 @@ class Stream:
         return message.data.get("session") == session_tag(self.session_key)
 
     async def heartbeat(self) -> str | None:
-        """The heartbeat's comment, or None when the stream must end."""
-        if not await self.still_allowed():
+        """The heartbeat's comment, or None when the stream must end (its session or user gone)."""
+        if not self.session_key or not await heartbeats().beat(self):
             return None
-        await limits.renew(self.user_id, self.token)
         return ": heartbeat\n\n"
 
     def release(self) -> None:
@@ -115,55 +111,67 @@ def allowed_pairs(pairs: list[tuple[str, int]]) -> set[tuple[str, int]]:
     return {(key, user) for key, user in pairs if key in live and user in active}
 
 
-CHECK_GATHER_S = 0.5  # a heartbeat's check waits this long for the others of about that time
+GATHER_S = 0.5  # a heartbeat waits this long for the others of about that time
 
 
-class Checks:
-    """The heartbeat checks of this event loop's streams, made together: the streams whose heartbeats
-    come within CHECK_GATHER_S of each other share one query for their sessions and one for their
-    users (two queries a stream, each on the one database thread, cost an idle stream more than its
-    share of the poll it replaces)."""
+class Heartbeats:
+    """The heartbeats of this event loop's streams, done together: the streams whose heartbeats come
+    within GATHER_S of each other share one query for their sessions and one for their users, one
+    Redis round trip that renews their slots and one that marks their players at their boards (each
+    stream's own, on the one database thread, cost an idle stream more than its share of the poll it
+    replaces)."""
 
     def __init__(self) -> None:
-        self.waiting: dict[tuple[str, int], list[asyncio.Future[bool]]] = {}
+        self.waiting: dict[Stream, asyncio.Future[bool]] = {}
         self.task: asyncio.Task | None = None
 
-    async def allowed(self, session_key: str, user_id: int) -> bool:
+    async def beat(self, stream: Stream) -> bool:
+        """Whether the stream may go on (its session there, its user active), once renewed and marked."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bool] = loop.create_future()
-        self.waiting.setdefault((session_key, user_id), []).append(future)
+        self.waiting[stream] = future
         if self.task is None or self.task.done():
             # Not in the first stream's request context: its request thread is not this task's.
             self.task = loop.create_task(self.run(), context=outside_the_request())
         return await future
 
     async def run(self) -> None:
-        while self.waiting:  # those that asked while a batch was read go in the next one
-            await asyncio.sleep(CHECK_GATHER_S)
+        while self.waiting:  # those that beat while a batch was done go in the next one
+            await asyncio.sleep(GATHER_S)
             batch, self.waiting = self.waiting, {}
             try:
-                allowed = await db(allowed_pairs, list(batch))
+                allowed = await self.check(list(batch))
             except Exception as error:  # the database away: each stream's heartbeat fails, as alone
-                for futures in batch.values():
-                    for future in futures:
-                        if not future.done():
-                            future.set_exception(error)
+                for future in batch.values():
+                    if not future.done():
+                        future.set_exception(error)
                 continue
-            for pair, futures in batch.items():
-                for future in futures:
-                    if not future.done():  # a stream cancelled meanwhile (its client went away)
-                        future.set_result(pair in allowed)
+            for stream, future in batch.items():
+                if not future.done():  # a stream cancelled meanwhile (its client went away)
+                    future.set_result(stream in allowed)
+
+    async def check(self, streams: list[Stream]) -> set[Stream]:
+        pairs = await db(allowed_pairs, [(stream.session_key, stream.user_id) for stream in streams])
+        allowed = {stream for stream in streams if (stream.session_key, stream.user_id) in pairs}
+        await limits.renew_many([(stream.user_id, stream.token) for stream in allowed])
+        marks = [(match_id, stream.user_id) for stream in allowed for match_id in stream.watching]
+        try:
+            if marks:
+                await db(mark_watching_many, marks)
+        except Exception:  # the cache away: at worst a "your turn" email for a board that was open
+            log.warning("live: could not mark the players at their boards", exc_info=True)
+        return allowed
 
 
-_checks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Checks] = weakref.WeakKeyDictionary()
+_heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeats] = weakref.WeakKeyDictionary()
 
 
-def checks() -> Checks:
-    """This event loop's checks (the server has one loop; a test client makes one per request)."""
+def heartbeats() -> Heartbeats:
+    """This event loop's heartbeats (the server has one loop; a test client makes one per request)."""
     loop = asyncio.get_running_loop()
-    if loop not in _checks:
-        _checks[loop] = Checks()
-    return _checks[loop]
+    if loop not in _heartbeats:
+        _heartbeats[loop] = Heartbeats()
+    return _heartbeats[loop]
 
 
 class EventStreamResponse(StreamingHttpResponse):
@@ -218,7 +226,7 @@ async def open_stream(request: HttpRequest) -> tuple[Any, Stream | None, HttpRes
         refused = HttpResponse("Too many open live streams.", status=429, content_type="text/plain")
         refused["Retry-After"] = str(settings.LIVE_HEARTBEAT_SECONDS)
         return user, None, refused
-    return user, Stream(request, user, token), None
+    return user, Stream(user.pk, request.session.session_key, token), None
 
 
 def revision_of(match_id: int) -> int | None:
@@ -247,7 +255,8 @@ async def match_events(stream: Stream, match_id: int, seen: int | None) -> Async
     try:
         # The player is at this board while its stream is open: marked now and at each heartbeat (more
         # often than the mark lasts), so no "your turn" is written for a board they are watching.
-        await db(mark_watching, match_id, stream.user_id)
+        stream.watching = [match_id]
+        await db(mark_watching_many, [(match_id, stream.user_id)])
         # Subscribed first, then read: a move between the two is in the queue, not lost.
         current = await read_revision(match_id)
         if current is not None and (seen is None or current > seen):
@@ -255,8 +264,6 @@ async def match_events(stream: Stream, match_id: int, seen: int | None) -> Async
             yield sse(REVISION, {"revision": current}, current)
         async for item in messages(stream, subscription):
             if isinstance(item, str):
-                if item != CLOSE_EVENT:
-                    await db(mark_watching, match_id, stream.user_id)
                 yield item
                 continue
             if item.channel != match_channel(match_id):
@@ -374,11 +381,6 @@ def revisions_of(match_ids: list[int]) -> dict[int, int]:
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "revision"))
 
 
-def mark_watching_all(match_ids: list[int], user_id: int) -> None:
-    for match_id in match_ids:
-        mark_watching(match_id, user_id)
-
-
 @require_GET
 async def browser_stream(request: HttpRequest) -> HttpResponse:
     """A browser's one stream: the user's events and its boards' revisions (see the module's top)."""
@@ -396,7 +398,8 @@ async def browser_events(stream: Stream, boards: dict[int, int | None]) -> Async
         # Subscribed first, then read: a move between the two is in the queue, not lost.
         revisions = await db(revisions_of, list(boards))
         seen = {match_id: boards[match_id] for match_id in revisions}  # boards that exist
-        await db(mark_watching_all, list(seen), stream.user_id)
+        stream.watching = list(seen)  # marked now and at each heartbeat, as in match_events
+        await db(mark_watching_many, [(match_id, stream.user_id) for match_id in seen])
         sent: dict[str, int] = {}
         async for event in current_counts(stream, sent):
             yield event
@@ -405,8 +408,6 @@ async def browser_events(stream: Stream, boards: dict[int, int | None]) -> Async
                 yield event
         async for item in messages(stream, subscription):
             if isinstance(item, str):
-                if item != CLOSE_EVENT:  # the player is still at these boards (see match_events)
-                    await db(mark_watching_all, list(seen), stream.user_id)
                 yield item
             elif item.channel == LOBBY_CHANNEL:
                 yield sse("lobby", {})

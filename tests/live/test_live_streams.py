@@ -259,22 +259,30 @@ def test_a_client_gone_gives_its_slot_back(alice, bob, settings):
 
 
 @pytest.mark.django_db
-def test_the_heartbeat_checks_of_many_streams_share_two_queries(alice, bob, client_for, django_assert_num_queries):
-    """Streams whose heartbeats come together are checked together: one query for their sessions, one
-    for their users, whatever their number (each stream's own two cost an idle stream over 5% of a poll)."""
-    from live import views
+def test_the_heartbeats_of_many_streams_share_two_queries(alice, bob, client_for, django_assert_num_queries):
+    """Streams whose heartbeats come together are done together: one query for their sessions, one
+    for their users, whatever their number (each stream's own two cost an idle stream over 5% of a
+    poll), and their slots renewed and their players marked at their boards, the allowed ones only."""
+    from games.presence import is_watching
+    from live import limits, views
 
     key_a, key_b = (client_for(user).cookies["sessionid"].value for user in (alice, bob))
     type(bob).objects.filter(pk=bob.pk).update(is_active=False)  # banned
-    asked = [(key_a, alice.pk)] * 3 + [(key_b, bob.pk), ("logged-out", alice.pk)]
+    streams = [views.Stream(alice.pk, key_a, f"a{n}") for n in range(3)]
+    streams += [views.Stream(bob.pk, key_b, "b"), views.Stream(alice.pk, "logged-out", "gone")]
+    for number, stream in enumerate(streams):
+        stream.watching = [9000 + number]
 
-    async def check_all() -> list[bool]:
-        checks = views.Checks()
-        return await asyncio.gather(*(checks.allowed(key, user_id) for key, user_id in asked))
+    async def beat_all() -> list[bool]:
+        heartbeats = views.Heartbeats()
+        return await asyncio.gather(*(heartbeats.beat(stream) for stream in streams))
 
     with django_assert_num_queries(2):
-        answers = async_to_sync(check_all)()
+        answers = async_to_sync(beat_all)()
     assert answers == [True, True, True, False, False]
+    assert [is_watching(stream.watching[0], stream.user_id) for stream in streams] == answers
+    assert set(limits._local[alice.pk]) == {"a0", "a1", "a2"}
+    assert bob.pk not in limits._local
 
 
 @pytest.mark.django_db
