@@ -47,6 +47,8 @@ def drawn_board(pv: PlayerView, select: str, template: str) -> SafeString:
     key = board_key(pv, select)
     html = cache.get(key)
     if html is None:
-        html = render_to_string(template, {"board": pv.board, "pv": pv, "select": select}, using="jinja2")
+        # A match page holds one board: its ids need no prefix (the rules pages' pictures set one).
+        context = {"board": pv.board, "pv": pv, "select": select, "idp": ""}
+        html = render_to_string(template, context, using="jinja2")
         cache.set(key, html, BOARD_CACHE_SECONDS)
     return mark_safe(html)
