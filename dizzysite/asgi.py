@@ -4,6 +4,7 @@ uvicorn dizzysite.asgi:application          # `make run` (dizzysite/supervise.py
 gunicorn dizzysite.asgi:application -k uvicorn_worker.UvicornWorker   # production
 """
 
+import gc
 import os
 
 import django
@@ -33,5 +34,20 @@ class Application(ASGIHandler):
         await super().__call__(scope, receive, send)
 
 
+# Python's collector, at each full pass, walks every object the process holds: with thousands of open
+# streams that took 0.5-0.9 s, and the boards redrawn meanwhile waited for it (bench/RESULTS.md). What
+# the process made at start (Django, its apps, the templates) is frozen out of the passes, and a young
+# generation of 20,000 objects lets a request's own objects die before they are promoted to the old
+# generation, whose growth is what sets off the full passes.
+GC_THRESHOLDS = (20_000, 10, 10)
+
+
+def tune_garbage_collector() -> None:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 django.setup(set_prefix=False)
 application = Application()
+tune_garbage_collector()
