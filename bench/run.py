@@ -137,8 +137,37 @@ def run_boards_sweep(env: dict[str, str], sizes: list[int]) -> list[dict[str, An
         rows.append({"boards": boards, **figures})
         if "error" in figures or figures["streams_opened"] < boards or figures["streams_ended_early"]:
             break
-    print("\n" + "\n".join(boards_table(rows)), flush=True)
+    print("\n" + "\n".join(boards_table(rows)) + "\n\n" + sweep_verdict(rows), flush=True)
     return rows
+
+
+REDRAWN_P95_TARGET_MS = 250
+
+
+def held(row: dict[str, Any]) -> bool:
+    return "error" not in row and row["streams_opened"] == row["boards"] and row["streams_ended_early"] == 0
+
+
+def targets_met(row: dict[str, Any]) -> bool:
+    """Held, nothing refused, lost or failed, no error logged, and the boards redrawn in time."""
+    return (
+        held(row)
+        and row["moves_refused"] == 0
+        and row["lost"] == 0
+        and row["fragment_failed"] == 0
+        and row["server_errors"] == 0
+        and row["redrawn_p95_ms"] <= REDRAWN_P95_TARGET_MS
+    )
+
+
+def sweep_verdict(rows: list[dict[str, Any]]) -> str:
+    met = [f"{row['boards']:,}" for row in rows if targets_met(row)]
+    largest = max((row["boards"] for row in rows if held(row)), default=0)
+    return (
+        f"Targets met (every stream held, 0 moves refused, 0 events lost, 0 fragment GETs failed, 0 errors "
+        f"logged, board redrawn p95 <= {REDRAWN_P95_TARGET_MS} ms) at: {', '.join(met) or 'no size'}. "
+        f"The largest size held: {largest:,} open boards."
+    )
 
 
 def boards_table(rows: list[dict[str, Any]]) -> list[str]:

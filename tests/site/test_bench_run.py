@@ -49,7 +49,21 @@ def test_the_boards_table_names_every_size(tmp_path: Path) -> None:
         "threads_open": 14,
         "kb_per_stream": 41.6,
         "server_errors": 0,
+        "fragment_failed": 0,
     }
     table = run.boards_table([row, {"boards": 5000, "error": "the events benchmark failed: exit 1"}])
     assert table[2] == "| 2,000 | 2,000 / 0 | 300 / 0 | 0 | 40 ms | 31 / 120 ms | 12 -> 14 | 42 KB | 0 |"
     assert table[3].startswith("| 5,000 | the events benchmark failed")
+
+
+def test_the_sweep_names_the_sizes_that_meet_the_targets_and_the_largest_held() -> None:
+    def row(boards: int, **changes: object) -> dict[str, object]:
+        figures = {"boards": boards, "streams_opened": boards, "streams_ended_early": 0, "moves_refused": 0}
+        figures.update(lost=0, fragment_failed=0, server_errors=0, redrawn_p95_ms=80.0)
+        return {**figures, **changes}
+
+    rows = [row(500), row(2000), row(5000, redrawn_p95_ms=400.0), row(10000, lost=3), row(20000, streams_opened=19000)]
+    verdict = run.sweep_verdict(rows)
+    assert "at: 500, 2,000." in verdict
+    assert "The largest size held: 10,000 open boards." in verdict
+    assert "at: no size." in run.sweep_verdict([row(500, moves_refused=1)])
