@@ -37,9 +37,3 @@ class SharedPoolRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = SharedPoolClient
-
-
-def connection_pools() -> list[Any]:
-    """This process's pools (for the tests)."""
-    with _pools_lock:
-        return list(_pools.values())

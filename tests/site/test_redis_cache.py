@@ -52,10 +52,11 @@ def test_caches_of_many_threads_share_one_connection(redis_client):
 
     assert len(caches) == 20
     assert connections_named(redis_client, name) == 1
-    pools = [pool for pool in redis_cache.connection_pools() if pool.connection_kwargs.get("client_name") == name]
+    pools = {id(cache._cache.get_client(write=True).connection_pool) for cache in caches}
     assert len(pools) == 1
-    assert isinstance(pools[0], redis.BlockingConnectionPool)
-    assert pools[0].max_connections == redis_cache.POOL_SIZE
+    pool = caches[0]._cache.get_client(write=True).connection_pool
+    assert isinstance(pool, redis.BlockingConnectionPool)
+    assert pool.max_connections == redis_cache.POOL_SIZE
 
 
 def test_an_exhausted_pool_waits_for_a_connection(redis_client, monkeypatch):
@@ -64,7 +65,7 @@ def test_an_exhausted_pool_waits_for_a_connection(redis_client, monkeypatch):
     name = f"cache-test-{uuid.uuid4().hex[:8]}"
     cache = redis_cache.SharedPoolRedisCache(REDIS_URL, {"OPTIONS": {"client_name": name}})
     cache.set(f"{name}:warm", 1, 30)
-    pool = next(p for p in redis_cache.connection_pools() if p.connection_kwargs.get("client_name") == name)
+    pool = cache._cache.get_client(write=True).connection_pool
     held = pool.get_connection()
     got: list[object] = []
     waiter = threading.Thread(target=lambda: got.append(cache.get(f"{name}:warm")))
