@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 POOL_SIZE = 32  # connections a process keeps; a cache call holds one for a round trip
@@ -21,16 +22,24 @@ _pools: dict[tuple[str, str], Any] = {}
 _pools_lock = threading.Lock()
 
 
+def shared_pool(server: str, options: dict[str, Any]) -> Any:
+    """This process's pool for `server` with these connection options, made at its first use."""
+    key = (server, repr(sorted(options.items())))
+    with _pools_lock:
+        if key not in _pools:
+            _pools[key] = redis.BlockingConnectionPool.from_url(
+                server, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, **options
+            )
+        return _pools[key]
+
+
 class SharedPoolClient(RedisCacheClient):
     def _get_connection_pool(self, write: bool) -> Any:
-        server = self._servers[self._get_connection_pool_index(write)]
-        key = (server, repr(sorted(self._pool_options.items(), key=lambda item: item[0])))
-        with _pools_lock:
-            if key not in _pools:
-                _pools[key] = self._lib.BlockingConnectionPool.from_url(
-                    server, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, **self._pool_options
-                )
-            return _pools[key]
+        # As Django's own, except that the pool this cache object keeps is the process's.
+        index = self._get_connection_pool_index(write)
+        if index not in self._pools:
+            self._pools[index] = shared_pool(self._servers[index], self._pool_options)
+        return self._pools[index]
 
 
 class SharedPoolRedisCache(RedisCache):
